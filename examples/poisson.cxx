@@ -1,0 +1,95 @@
+static const char help[] = "Solves -Laplace u = f on [0,1]^d, u = prod_i sin(pi x_i), with Q_k elements on a uniform mesh\n"
+                           "(matrix-free operator, vertex-patch multigrid). Options:\n"
+                           "  -dim <2|3>        space dimension (default 3)\n"
+                           "  -degree <k>       polynomial degree 1..10 (default 2)\n"
+                           "  -cells <N>        cells per direction (default 8)\n"
+                           "  -refine <L>       alternatively N = 2^L\n"
+                           "  -view_solution    print the solution vector\n"
+                           "Any -ksp_* and -pc_* option applies, e.g. -ksp_type cg -pc_type jacobi, or\n"
+                           "  -pc_type mg -pc_mg_levels 4 -mg_levels_pc_type vpatch\n"
+                           "The last line printed is the summary: line (key=value pairs).\n";
+
+#include <vpatch.h>
+
+int main(int argc, char **argv)
+{
+  PetscInt dim = 3, degree = 2, cells = 8, refine = -1, its, levels = 1;
+  PetscBool view = PETSC_FALSE, ismg, iscuda;
+  PetscMPIInt size;
+  PetscLogDouble t0, t1, t2;
+  PetscReal rnorm, bnorm, error;
+  DM dm;
+  Mat A;
+  Vec b, x, r;
+  KSP ksp;
+  PC pc;
+  VecType vtype;
+
+  PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
+  PetscCall(VPatchInitializePackage());
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscOptionsBegin(PETSC_COMM_WORLD, nullptr, "vpatch Poisson example", nullptr);
+  PetscCall(PetscOptionsInt("-dim", "Space dimension (2 or 3)", nullptr, dim, &dim, nullptr));
+  PetscCall(PetscOptionsInt("-degree", "Polynomial degree k of the Q_k elements (1..10)", nullptr, degree, &degree, nullptr));
+  PetscCall(PetscOptionsInt("-cells", "Cells per direction", nullptr, cells, &cells, nullptr));
+  PetscCall(PetscOptionsInt("-refine", "Refinement level L: 2^L cells per direction", nullptr, refine, &refine, nullptr));
+  PetscCall(PetscOptionsBool("-view_solution", "Print the solution vector", nullptr, view, &view, nullptr));
+  PetscOptionsEnd();
+  if (refine >= 0) {
+    PetscCheck(refine <= 20, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-refine must be at most 20, not %" PetscInt_FMT, refine);
+    cells = (PetscInt)1 << refine;
+  }
+
+  PetscCall(PetscTime(&t0));
+  PetscCall(VPatchCreateDM(PETSC_COMM_WORLD, dim, degree, cells, &dm));
+  PetscCall(DMSetFromOptions(dm));
+  PetscCall(DMCreateMatrix(dm, &A));
+  PetscCall(DMCreateGlobalVector(dm, &b));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(VPatchFormSineRHS(dm, b));
+
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetDM(ksp, dm));
+  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE)); /* the fine operator is A; PCMG builds the coarse ones from the DM */
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPGMRES));
+  PetscCall(KSPSetTolerances(ksp, 1e-9, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(PetscTime(&t1));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(PetscTime(&t2));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rnorm));
+  PetscCall(VecNorm(b, NORM_2, &bnorm));
+  PetscCall(VPatchComputeSineL2Error(dm, x, &error));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
+  if (ismg) PetscCall(PCMGGetLevels(pc, &levels));
+  PetscCall(VecGetType(x, &vtype));
+  PetscCall(PetscStrbeginswith(vtype, "seqcuda", &iscuda));
+  if (!iscuda) PetscCall(PetscStrbeginswith(vtype, "mpicuda", &iscuda));
+  if (view) PetscCall(VecView(x, PETSC_VIEWER_STDOUT_WORLD));
+
+  PetscInt dofs;
+  PetscCall(VecGetSize(x, &dofs));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "summary: dim=%" PetscInt_FMT " degree=%" PetscInt_FMT " cells=%" PetscInt_FMT " levels=%" PetscInt_FMT " dofs=%" PetscInt_FMT
+                        " ranks=%d iterations=%" PetscInt_FMT " rel_residual=%.3e l2_error=%.3e setup_s=%.4f solve_s=%.4f precision=double device=%s\n",
+                        dim, degree, cells, levels, dofs, (int)size, its, (double)(rnorm / bnorm), (double)error, t1 - t0, t2 - t1,
+                        iscuda ? "cuda" : "cpu"));
+
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&dm));
+  PetscCall(PetscFinalize());
+  return 0;
+}

@@ -1,0 +1,41 @@
+/* vpatch: vertex-patch multigrid smoothers for Q_k finite elements, as a PETSc plugin.
+
+   A vpatch DM describes the Q_k discretization of the Poisson problem on [0,1]^d with
+   N cells per direction; it coarsens by two, creates the matrix-free level operator
+   (MATSHELL) and the Q_k grid transfers, so that -pc_type mg builds the hierarchy from
+   the command line. PCVPATCH is the colorized multiplicative (or additive) vertex-patch
+   smoother with fast-diagonalization local solvers. */
+#pragma once
+#include <petscdm.h>
+#include <petscksp.h>
+
+#define PCVPATCH "vpatch"
+
+typedef enum { PC_VPATCH_SWEEP_FORWARD, PC_VPATCH_SWEEP_BACKWARD, PC_VPATCH_SWEEP_SYMMETRIC } PCVPatchSweepType;
+typedef enum { PC_VPATCH_MULTIPLICATIVE, PC_VPATCH_ADDITIVE } PCVPatchCompositeType;
+typedef enum { PC_VPATCH_LOCAL_FDM, PC_VPATCH_LOCAL_DENSE } PCVPatchLocalSolverType;
+PETSC_EXTERN const char *const PCVPatchSweepTypes[];
+PETSC_EXTERN const char *const PCVPatchCompositeTypes[];
+PETSC_EXTERN const char *const PCVPatchLocalSolverTypes[];
+
+/* Registration: PCVPATCH and the log events. Called by PetscDLLibraryRegister_vpatch
+   (for -dll_append) and by VPatchCreateDM; applications may call it explicitly. */
+PETSC_EXTERN PetscErrorCode VPatchInitializePackage(void);
+
+/* The discretization. */
+PETSC_EXTERN PetscErrorCode VPatchCreateDM(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscInt cells, DM *dm);
+PETSC_EXTERN PetscErrorCode VPatchDMGetInfo(DM dm, PetscInt *dim, PetscInt *degree, PetscInt *cells);
+PETSC_EXTERN PetscErrorCode VPatchDMGetDA(DM dm, DM *da);
+PETSC_EXTERN PetscErrorCode VPatchIsVPatchDM(DM dm, PetscBool *flg);
+PETSC_EXTERN PetscErrorCode VPatchCreateOperator(DM dm, Mat *A);
+PETSC_EXTERN PetscErrorCode VPatchCreateInterpolation(DM coarse, DM fine, Mat *P);
+
+/* The paper's test problem u = prod_i sin(pi x_i): right-hand side and L2 error. */
+PETSC_EXTERN PetscErrorCode VPatchFormSineRHS(DM dm, Vec b);
+PETSC_EXTERN PetscErrorCode VPatchComputeSineL2Error(DM dm, Vec u, PetscReal *error);
+
+/* The smoother. */
+PETSC_EXTERN PetscErrorCode PCVPatchSetSweepType(PC pc, PCVPatchSweepType type);
+PETSC_EXTERN PetscErrorCode PCVPatchSetCompositeType(PC pc, PCVPatchCompositeType type);
+PETSC_EXTERN PetscErrorCode PCVPatchSetDamping(PC pc, PetscReal damping);
+PETSC_EXTERN PetscErrorCode PCVPatchSetLocalSolverType(PC pc, PCVPatchLocalSolverType type);

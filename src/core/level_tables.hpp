@@ -1,0 +1,76 @@
+// The 1D tables that operator, smoother and transfer kernels read, in the kernels' Number
+// type, and the plain pointer views the kernels take (host or device memory alike).
+#pragma once
+#include "element1d.hpp"
+#include <vector>
+
+namespace vpatch {
+
+enum class LocalSolver { FDM = 0, Dense = 1 };
+
+// How a patch correction forms its residual.
+enum class PatchResidual {
+  Local, // r_j = b_j - Abar_j x_j from the patch closure (paper eq. 2.8)
+  Given  // r_j = rhs_j: rhs already holds the global residual (Global variant, additive type)
+};
+
+template <typename Number>
+struct OperatorView {
+  const Number *mass;      // (k+1)^2 cell mass, row-major
+  const Number *stiffness; // (k+1)^2 cell stiffness
+};
+
+template <typename Number>
+struct PatchView {
+  const Number *mass_rows;      // (2k-1) x (2k+1): patch mass, interior rows
+  const Number *stiffness_rows; // (2k-1) x (2k+1): patch stiffness, interior rows
+  const Number *eigenvectors;   // (2k-1)^2, S (eigenvectors in columns)
+  const Number *eigenvectors_t; // (2k-1)^2, S^T
+  const Number *eigenvalues;    // 2k-1
+  const Number *dense_inverse;  // (2k-1)^(2 dim), used with LocalSolver::Dense
+};
+
+template <typename Number>
+struct TransferView {
+  const Number *prolongation;   // (2k+1) x (k+1)
+  const Number *restriction;    // (k+1) x (2k+1), its transpose
+};
+
+// Host copies of all tables of one level, in Number.
+template <typename Number>
+struct LevelTables {
+  std::vector<Number> mass, stiffness, mass_rows, stiffness_rows, eigenvectors, eigenvectors_t, eigenvalues, dense_inverse,
+    prolongation, restriction;
+
+  LevelTables(int dim, const Element1D &e, const Level1D &l, bool with_dense)
+  {
+    auto cast = [](const std::vector<double> &v) { return std::vector<Number>(v.begin(), v.end()); };
+    const int k = e.k, ni = 2 * k - 1, nb = k + 1, np = 2 * k + 1;
+    mass           = cast(l.cell_mass);
+    stiffness      = cast(l.cell_stiffness);
+    mass_rows      = cast(l.interior_rows(l.patch_mass));
+    stiffness_rows = cast(l.interior_rows(l.patch_stiffness));
+    eigenvectors   = cast(l.eigenvectors);
+    eigenvectors_t.resize(ni * ni);
+    for (int i = 0; i < ni; ++i)
+      for (int j = 0; j < ni; ++j) eigenvectors_t[i * ni + j] = static_cast<Number>(l.eigenvectors[j * ni + i]);
+    eigenvalues = cast(l.eigenvalues);
+    if (with_dense) {
+      const int n = dim == 2 ? ni * ni : ni * ni * ni;
+      dense_inverse = cast(spd_inverse(l.dense_patch_matrix(dim), n));
+    }
+    prolongation = cast(e.prolongation);
+    restriction.resize(nb * np);
+    for (int i = 0; i < np; ++i)
+      for (int j = 0; j < nb; ++j) restriction[j * np + i] = static_cast<Number>(e.prolongation[i * nb + j]);
+  }
+  OperatorView<Number> operator_view() const { return {mass.data(), stiffness.data()}; }
+  PatchView<Number> patch_view() const
+  {
+    return {mass_rows.data(), stiffness_rows.data(), eigenvectors.data(), eigenvectors_t.data(), eigenvalues.data(),
+            dense_inverse.empty() ? nullptr : dense_inverse.data()};
+  }
+  TransferView<Number> transfer_view() const { return {prolongation.data(), restriction.data()}; }
+};
+
+} // namespace vpatch

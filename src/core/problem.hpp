@@ -1,0 +1,66 @@
+// The paper's test problem: -Laplace u = f on [0,1]^d, u = prod_i sin(pi x_i),
+// f = d pi^2 u. Right-hand side and L2 error with the (k+1)-point Gauss rule per direction.
+#pragma once
+#include "cpu/kernels_cpu.hpp"
+#include "element1d.hpp"
+#include <cmath>
+#include <vector>
+
+namespace vpatch {
+
+// 1D load vector of sin(pi x) on the whole line of n = cells k + 1 points.
+inline std::vector<double> sine_load_1d(const Element1D &e, int cells)
+{
+  const int k = e.k, nb = k + 1;
+  const double h = 1.0 / cells;
+  std::vector<double> b(static_cast<size_t>(cells) * k + 1, 0.0);
+  for (int c = 0; c < cells; ++c)
+    for (int q = 0; q < nb; ++q) {
+      const double wf = e.qweights[q] * h * std::sin(M_PI * (c + e.qpoints[q]) * h);
+      for (int a = 0; a < nb; ++a) b[c * k + a] += wf * e.shape[q * nb + a];
+    }
+  return b;
+}
+
+// b_owned = integral of f phi_i (f is separable, so is the Gauss rule); zero on the boundary.
+template <typename Number>
+void sine_rhs(const Box &box, const Element1D &e, Number *b)
+{
+  const std::vector<double> b1 = sine_load_1d(e, box.cells);
+  const double f0 = box.dim * M_PI * M_PI;
+  for (int l = box.os[2]; l < box.os[2] + box.om[2]; ++l)
+    for (int j = box.os[1]; j < box.os[1] + box.om[1]; ++j)
+      for (int i = box.os[0]; i < box.os[0] + box.om[0]; ++i)
+        b[box.owned_index(i, j, l)] =
+          box.on_boundary(i, j, l) ? Number(0) : Number(f0 * b1[i] * b1[j] * (box.dim == 3 ? b1[l] : 1.0));
+}
+
+// Sum over owned cells of the squared L2 error against u = prod sin(pi x_i).
+template <int dim, int k>
+double sine_l2_error_squared(const Box &box, const Element1D &e, const double *u_local)
+{
+  constexpr int nb = k + 1, nc = cpu::tensor_size<dim, nb>();
+  std::array<double, nc> ue, uq;
+  std::array<double, 4 * nc> work;
+  const double h = 1.0 / box.cells;
+  double sum = 0.0;
+  cpu::for_each_owned_cell(box, [&](int cx, int cy, int cz) {
+    cpu::for_each_point<dim, nb>([&](int q, int a, int b, int c) {
+      const int i = cx * k + a, j = cy * k + b, l = dim == 3 ? cz * k + c : 0;
+      ue[q] = box.on_boundary(i, j, l) ? 0.0 : u_local[box.local_index(i, j, l)];
+    });
+    tensor_apply(dim, nb, nb, e.shape.data(), ue.data(), uq.data(), work.data());
+    cpu::for_each_point<dim, nb>([&](int q, int a, int b, int c) {
+      double w = e.qweights[a] * e.qweights[b] * h * h;
+      double u = std::sin(M_PI * (cx + e.qpoints[a]) * h) * std::sin(M_PI * (cy + e.qpoints[b]) * h);
+      if (dim == 3) {
+        w *= e.qweights[c] * h;
+        u *= std::sin(M_PI * (cz + e.qpoints[c]) * h);
+      }
+      sum += w * (uq[q] - u) * (uq[q] - u);
+    });
+  });
+  return sum;
+}
+
+} // namespace vpatch

@@ -1,0 +1,145 @@
+// Private device helpers of the CUDA kernels: error checks, launch setup and the
+// sum-factorization contraction on shared-memory tensors (paper section 4.1, Listing 2).
+#pragma once
+#include "../core/layout.hpp"
+#include "../core/level_tables.hpp"
+#include "kernels_cuda.hpp"
+#include <cuda_runtime.h>
+#include <stdexcept>
+#include <algorithm>
+#include <string>
+
+namespace vpatch {
+namespace cuda {
+namespace detail {
+
+inline void check(cudaError_t e, const char *what)
+{
+  if (e != cudaSuccess) throw std::runtime_error(std::string("vpatch cuda: ") + what + ": " + cudaGetErrorString(e));
+}
+#define VPATCH_CUDA_CHECK(call) ::vpatch::cuda::detail::check((call), #call)
+// After a kernel launch: launch-configuration errors and sticky errors of earlier work.
+inline void check_launch(const char *kernel) { check(cudaGetLastError(), kernel); }
+
+inline cudaStream_t to_stream(void *s) { return static_cast<cudaStream_t>(s); }
+
+inline int device_attribute(cudaDeviceAttr attr)
+{
+  int dev = 0, v = 0;
+  VPATCH_CUDA_CHECK(cudaGetDevice(&dev));
+  VPATCH_CUDA_CHECK(cudaDeviceGetAttribute(&v, attr, dev));
+  return v;
+}
+
+// Allow a kernel to use `bytes` of dynamic shared memory (opt-in above 48 KiB); throws a
+// clear error where the device has less per block than the kernel needs.
+// `configured_bytes` is the caller's per-kernel cache (a function-local static).
+template <typename Kernel>
+inline void prepare_shared(Kernel kernel, std::size_t bytes, const char *name, int &configured_bytes)
+{
+  if ((long)bytes <= configured_bytes) return;
+  const int limit = device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+  if (bytes > (std::size_t)limit)
+    throw std::invalid_argument(std::string("vpatch cuda: ") + name + " needs " + std::to_string(bytes) +
+                                " bytes of shared memory per block, the device allows " + std::to_string(limit) +
+                                " (degree too high for this dimension/precision/kernel variant)");
+  if (bytes > 48 * 1024)
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes), name);
+  configured_bytes = (int)bytes;
+}
+
+template <typename Number>
+__device__ __forceinline__ Number *shared_base()
+{
+  extern __shared__ __align__(16) unsigned char vpatch_smem[];
+  return reinterpret_cast<Number *>(vpatch_smem);
+}
+
+// Tensors in shared memory are stored x fastest. Compact: extents (E0, E1, E2) exactly,
+// so the interior of a patch is contiguous (paper Fig. 13c/d). Padded (Basic kernel):
+// every tensor in an N x N x N frame.
+template <bool Padded, int N, int E0, int E1>
+__device__ __forceinline__ int tidx(int x, int y, int z)
+{
+  return Padded ? (z * N + y) * N + x : (z * E1 + y) * E0 + x;
+}
+
+// One sum-factorization step along direction dir on tensors of input extents
+// (E0, E1, E2); the contracted extent is replaced by NR rows. NM 1D matrices (row-major
+// NR x NE, in shared memory) and NI input tensors are combined by body(acc, mv, iv) into
+// NV accumulators per output point, where mv holds the NM matrix entries (row, k) and iv
+// the NI input entries at contraction index k.
+//
+// Thread layout (paper Fig. 5, 2D structure): thread t of the patch owns one (x, y)
+// point of the output plane and walks the whole z column, accumulating in registers.
+// Compact: linear thread indexing, threads t < O0*O1 are active (a prefix, so at most one
+// warp diverges) and the write out[x + O0 (y + O1 z)] is contiguous in t; matrix rows
+// are read with odd stride NE (no bank conflicts) or broadcast, inputs contiguously or
+// broadcast (Listing 2). Padded (Basic): thread (tx, ty) of an N x N frame, masked by
+// coordinates, and direction 0 computed transposed as in Listing 1.
+//
+// The z loop is fully unrolled (register accumulators); for dir < 2 the matrix entries
+// are loaded once per k for all z, for dir == 2 the input entry is. With InPlace the
+// results are stored only after a __syncthreads(), so out may alias the inputs. Every
+// thread of the block must call this (it may synchronize).
+template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, bool Padded, int N, int T, bool InPlace,
+          typename Number, typename Body, typename Store>
+__device__ __forceinline__ void contract(int t, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
+                                         Store store)
+{
+  constexpr int O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1, O2 = dir == 2 ? NR : E2;
+  constexpr int NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2);
+  static_assert(Padded || O0 * O1 <= T, "contract: plane larger than the thread group");
+  int x, y;
+  bool active;
+  if (Padded) {
+    const int tx = t % N, ty = t / N;
+    x = dir == 0 ? ty : tx;
+    y = dir == 0 ? tx : ty;
+    active = t < N * N && x < O0 && y < O1;
+  } else {
+    x = t % O0;
+    y = t / O0;
+    active = t < O0 * O1;
+  }
+  Number acc[O2][NV];
+#pragma unroll
+  for (int z = 0; z < O2; ++z)
+#pragma unroll
+    for (int v = 0; v < NV; ++v) acc[z][v] = Number(0);
+  if (active) {
+#pragma unroll
+    for (int k = 0; k < NE; ++k) {
+      Number mv[NM], iv[NI];
+      if (dir < 2) {
+        const int row = dir == 0 ? x : y;
+#pragma unroll
+        for (int j = 0; j < NM; ++j) mv[j] = mats[j][row * NE + k];
+      } else {
+#pragma unroll
+        for (int j = 0; j < NI; ++j) iv[j] = ins[j][tidx<Padded, N, E0, E1>(x, y, k)];
+      }
+#pragma unroll
+      for (int z = 0; z < O2; ++z) {
+        if (dir < 2) {
+          const int src = dir == 0 ? tidx<Padded, N, E0, E1>(k, y, z) : tidx<Padded, N, E0, E1>(x, k, z);
+#pragma unroll
+          for (int j = 0; j < NI; ++j) iv[j] = ins[j][src];
+        } else {
+#pragma unroll
+          for (int j = 0; j < NM; ++j) mv[j] = mats[j][z * NE + k];
+        }
+        body(acc[z], mv, iv);
+      }
+    }
+  }
+  if (InPlace) __syncthreads();
+  if (active) {
+#pragma unroll
+    for (int z = 0; z < O2; ++z) store(acc[z], x, y, z, tidx<Padded, N, O0, O1>(x, y, z));
+  }
+}
+
+} // namespace detail
+} // namespace cuda
+} // namespace vpatch

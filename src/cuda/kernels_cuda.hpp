@@ -1,0 +1,49 @@
+// CUDA launchers of the level kernels: the same functions as src/core/cpu/kernels_cpu.hpp
+// on device arrays, enqueued on the given stream (a cudaStream_t). Runtime dim/degree are
+// dispatched to kernels templated on <dim, degree, Number>. No PETSc types.
+#pragma once
+#include "../core/layout.hpp"
+#include "../core/level_tables.hpp"
+#include <cstddef>
+
+namespace vpatch {
+namespace cuda {
+
+// Smoother kernel variants (paper section 3.1.3 and 4.1).
+enum class SmootherKernel {
+  Global,   // residual by the operator kernel, then local solves (PatchResidual::Given)
+  Fused,    // local residual and local solve in one kernel, conflict-free layout
+  Boundary, // x_I = A_II^{-1} (b_I - A_IB x_B): never reads x_I (in place only)
+  Basic     // Fused without the conflict-free/linear-index optimizations, for comparison
+};
+
+void *device_malloc(std::size_t bytes);
+void device_free(void *p);
+void copy_to_device(void *dst, const void *src, std::size_t bytes);
+void memset_zero(void *p, std::size_t bytes, void *stream);
+
+// y_local += sum over owned cells A_K x_local (x zero on the domain boundary).
+template <typename Number>
+void laplace_apply(const Box &box, OperatorView<Number> op, const Number *x, Number *y, void *stream);
+// d_local += cell contributions to diag(A).
+template <typename Number>
+void laplace_diagonal(const Box &box, OperatorView<Number> op, Number *d, void *stream);
+// out_I += scale * A_j^{-1} r_j for every owned patch j of the color (see cpu::patch_correct).
+// Boundary requires out == x and scale == 1 (it assigns x_I).
+template <typename Number>
+void patch_correct(const Box &box, PatchView<Number> p, LocalSolver solver, PatchResidual mode, int color, Number scale,
+                   const Number *rhs, const Number *x, Number *out, SmootherKernel kernel, void *stream);
+// fine_owned += P coarse_local.
+template <typename Number>
+void prolongate(const Box &coarse, const Box &fine, TransferView<Number> t, const Number *xc, Number *xf, void *stream);
+// coarse_local += P^T fine_owned.
+template <typename Number>
+void restrict_add(const Box &coarse, const Box &fine, TransferView<Number> t, const Number *xf, Number *xc, void *stream);
+// Owned boundary points: dst = src, or dst = value.
+template <typename Number>
+void copy_boundary(const Box &box, const Number *src, Number *dst, void *stream);
+template <typename Number>
+void set_boundary(const Box &box, Number value, Number *dst, void *stream);
+
+} // namespace cuda
+} // namespace vpatch

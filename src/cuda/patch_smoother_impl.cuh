@@ -1,0 +1,276 @@
+// Vertex-patch smoother kernels (paper sections 3.1, 4.1): one color of patch corrections
+// out_I += scale A_j^{-1} r_j, the residual formed locally from the patch closure (Fused,
+// Basic), taken from rhs (PatchResidual::Given, the Global variant), or replaced by
+// x_I = A_II^{-1} (b_I - A_IB x_B) (Boundary). Included by the per-dimension
+// instantiation files; patch_smoother.cu dispatches to launch_patch<dim, k, Number>.
+#pragma once
+#include "common.cuh"
+#include "tuning.hpp"
+
+namespace vpatch {
+namespace cuda {
+namespace detail {
+
+template <typename Number>
+struct PatchArgs {
+  Box box;
+  PatchView<Number> p;
+  int dense, given, atomic;
+  Number scale;
+  const Number *rhs, *x;
+  Number *out;
+  int first[3], step, count[3];
+  long npatches;
+};
+
+// Shared-memory plan of one patch. n = 2k+1 closure points, m = 2k-1 interior points per
+// direction. Buffer A holds the closure x (n^d), later the residual and the odd FDM
+// stages; buffer B holds M_0 x and K_0 x (m n^{d-1} each, compact) and later the even FDM
+// stages. Padded (Basic): every tensor in an n^d frame, B = 2 n^d.
+template <int dim, int k, typename Number, SmootherKernel V>
+struct PatchPlan {
+  static constexpr int n = 2 * k + 1, m = 2 * k - 1;
+  static constexpr bool padded = V == SmootherKernel::Basic;
+  static constexpr int T = n * n; // threads per patch
+  static constexpr int P = patches_per_block(dim, k, sizeof(Number) == 8);
+  static constexpr int nz = dim == 3 ? n : 1, mz = dim == 3 ? m : 1;
+  static constexpr int nd = n * n * nz;
+  static constexpr int sizeA = nd;
+  static constexpr int halfB = padded ? nd : m * n * nz;
+  static constexpr int per_patch = sizeA + 2 * halfB;
+  static constexpr int mats = 2 * m * n + 2 * m * m + m;
+  static constexpr std::size_t smem = sizeof(Number) * (std::size_t)(mats + P * per_patch);
+};
+
+template <int dim, int k, typename Number, SmootherKernel V>
+__global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim, k, Number, V>::P)
+  patch_kernel(const PatchArgs<Number> a)
+{
+  using Plan = PatchPlan<dim, k, Number, V>;
+  constexpr int n = Plan::n, m = Plan::m, T = Plan::T, nz = Plan::nz, mz = Plan::mz;
+  constexpr bool Pd = Plan::padded, boundary_variant = V == SmootherKernel::Boundary;
+  Number *sm = shared_base<Number>();
+  Number *Mr = sm, *Kr = Mr + m * n, *S = Kr + m * n, *St = S + m * m, *lam = St + m * m;
+  const int tid = threadIdx.x, pib = tid / T, t = tid % T;
+  Number *A = sm + Plan::mats + pib * Plan::per_patch, *B0 = A + Plan::sizeA, *B1 = B0 + Plan::halfB;
+
+  for (int i = tid; i < m * n; i += blockDim.x) {
+    Mr[i] = a.p.mass_rows[i];
+    Kr[i] = a.p.stiffness_rows[i];
+  }
+  for (int i = tid; i < m * m; i += blockDim.x) {
+    S[i]  = a.p.eigenvectors[i];
+    St[i] = a.p.eigenvectors_t[i];
+  }
+  for (int i = tid; i < m; i += blockDim.x) lam[i] = a.p.eigenvalues[i];
+
+  const long pid = (long)blockIdx.x * Plan::P + pib;
+  const bool valid = pid < a.npatches;
+  int i0 = 0, j0 = 0, l0 = 0;
+  if (valid) {
+    const int px = (int)(pid % a.count[0]), py = (int)((pid / a.count[0]) % a.count[1]),
+              pz = (int)(pid / ((long)a.count[0] * a.count[1]));
+    i0 = (a.first[0] + a.step * px - 1) * k;
+    j0 = (a.first[1] + a.step * py - 1) * k;
+    l0 = dim == 3 ? (a.first[2] + a.step * pz - 1) * k : 0;
+  }
+  const Box &box = a.box;
+  const long gx = 1, gy = box.gm[0], gz = (long)box.gm[0] * box.gm[1];
+  const long base = valid ? box.local_index(i0, j0, l0) : 0; // closure corner
+  auto at = [&](int x, int y, int z) { return tidx<Pd, n, m, m>(x, y, z); }; // interior tensors
+
+  if (!a.given) {
+    // Closure values, zero on the domain boundary (Boundary: x_I is never read).
+    for (int q = t; q < Plan::nd; q += T) {
+      const int xa = q % n, yb = (q / n) % n, zc = q / (n * n);
+      const bool interior = xa > 0 && xa < n - 1 && yb > 0 && yb < n - 1 && (dim == 2 || (zc > 0 && zc < n - 1));
+      Number v = Number(0);
+      if (valid && !(boundary_variant && interior) && !box.on_boundary(i0 + xa, j0 + yb, l0 + zc))
+        v = a.x[base + xa * gx + yb * gy + zc * gz];
+      A[q] = v; // closure: compact == padded layout
+    }
+    __syncthreads();
+    // a = M_0 x, c = K_0 x: (m, n, nz) each.
+    auto st_ac = [&](const Number *acc, int, int, int, int o) { B0[o] = acc[0]; B1[o] = acc[1]; };
+    if (boundary_variant) {
+      // x is zero inside the closure: lines (y, z) interior in both have only the two end
+      // points nonzero (paper eq. 4.1/4.2, A^{IB} terms with M_0^{IB}, A_0^{IB}).
+      if (t < m * n) {
+        const int xo = t % m, y = t / m;
+#pragma unroll
+        for (int z = 0; z < nz; ++z) {
+          const Number *line = A + (z * n + y) * n;
+          Number sa = 0, sc = 0;
+          const bool face = y == 0 || y == n - 1 || (dim == 3 && (z == 0 || z == n - 1));
+          if (face) {
+#pragma unroll
+            for (int kk = 0; kk < n; ++kk) {
+              sa += Mr[xo * n + kk] * line[kk];
+              sc += Kr[xo * n + kk] * line[kk];
+            }
+          } else {
+            sa = Mr[xo * n] * line[0] + Mr[xo * n + n - 1] * line[n - 1];
+            sc = Kr[xo * n] * line[0] + Kr[xo * n + n - 1] * line[n - 1];
+          }
+          const int o = (z * n + y) * m + xo;
+          B0[o] = sa;
+          B1[o] = sc;
+        }
+      }
+    } else {
+      contract<0, n, n, nz, m, 2, 1, 2, Pd, n, T, false>(
+        t, {Mr, Kr}, {A}, [](Number *acc, const Number *mv, const Number *iv) {
+          acc[0] += mv[0] * iv[0];
+          acc[1] += mv[1] * iv[0];
+        }, st_ac);
+    }
+    __syncthreads();
+    auto rhs_at = [&](int x, int y, int z) { return a.rhs[base + (x + 1) * gx + (y + 1) * gy + (dim == 3 ? (z + 1) * gz : 0)]; };
+    if constexpr (dim == 2) {
+      // r = rhs_I - M_1 c - K_1 a
+      contract<1, m, n, 1, m, 2, 2, 1, Pd, n, T, false>(
+        t, {Mr, Kr}, {B1, B0}, [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0] + mv[1] * iv[1]; },
+        [&](const Number *acc, int x, int y, int z, int o) { A[o] = (valid ? rhs_at(x, y, z) : Number(0)) - acc[0]; });
+    } else {
+      // u = M_1 c + K_1 a, v = M_1 a: (m, m, n), in place over a, c.
+      contract<1, m, n, nz, m, 2, 2, 2, Pd, n, T, true>(
+        t, {Mr, Kr}, {B1, B0},
+        [](Number *acc, const Number *mv, const Number *iv) {
+          acc[0] += mv[0] * iv[0] + mv[1] * iv[1];
+          acc[1] += mv[0] * iv[1];
+        },
+        [&](const Number *acc, int, int, int, int o) { B0[o] = acc[0]; B1[o] = acc[1]; });
+      __syncthreads();
+      // r = rhs_I - M_2 u - K_2 v
+      contract<2, m, m, nz, m, 2, 2, 1, Pd, n, T, false>(
+        t, {Mr, Kr}, {B0, B1}, [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0] + mv[1] * iv[1]; },
+        [&](const Number *acc, int x, int y, int z, int o) { A[o] = (valid ? rhs_at(x, y, z) : Number(0)) - acc[0]; });
+    }
+  } else {
+    // Given residual: r = rhs_I.
+    for (int q = t; q < m * m * mz; q += T) {
+      const int xa = q % m, yb = (q / m) % m, zc = q / (m * m);
+      A[at(xa, yb, zc)] = valid ? a.rhs[base + (xa + 1) * gx + (yb + 1) * gy + (dim == 3 ? (zc + 1) * gz : 0)] : Number(0);
+    }
+  }
+  __syncthreads();
+
+  // out_I (+)= delta at interior point (x, y, z).
+  auto write = [&](int x, int y, int z, Number delta) {
+    if (!valid) return;
+    Number *o = a.out + base + (x + 1) * gx + (y + 1) * gy + (dim == 3 ? (z + 1) * gz : 0);
+    if (boundary_variant) *o = delta;
+    else if (a.atomic) atomicAdd(o, a.scale * delta);
+    else *o += a.scale * delta;
+  };
+
+  if (a.dense) {
+    constexpr int N = m * m * mz;
+    const Number *D = a.p.dense_inverse;
+    for (int i = t; i < N; i += T) {
+      Number s = 0;
+      for (int j = 0; j < N; ++j) {
+        const int ja = j % m, jb = (j / m) % m, jc = j / (m * m);
+        s += D[(long)i * N + j] * A[at(ja, jb, jc)];
+      }
+      write(i % m, (i / m) % m, i / (m * m), s);
+    }
+    return;
+  }
+
+  // Fast diagonalization: (S x S x S) Lambda^{-1} (S^T x S^T x S^T) r.
+  auto one = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0]; };
+  auto to = [](Number *dst) { return [dst](const Number *acc, int, int, int, int o) { dst[o] = acc[0]; }; };
+  auto divide_to = [&](Number *dst) {
+    return [dst, lam](const Number *acc, int x, int y, int z, int o) {
+      dst[o] = acc[0] / (lam[x] + lam[y] + (dim == 3 ? lam[z] : Number(0)));
+    };
+  };
+  auto final_write = [&](const Number *acc, int x, int y, int z, int) { write(x, y, z, acc[0]); };
+  contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false>(t, {St}, {A}, one, to(B0));
+  __syncthreads();
+  if constexpr (dim == 2) {
+    contract<1, m, m, 1, m, 1, 1, 1, Pd, n, T, false>(t, {St}, {B0}, one, divide_to(A));
+    __syncthreads();
+    contract<0, m, m, 1, m, 1, 1, 1, Pd, n, T, false>(t, {S}, {A}, one, to(B0));
+    __syncthreads();
+    contract<1, m, m, 1, m, 1, 1, 1, Pd, n, T, false>(t, {S}, {B0}, one, final_write);
+  } else {
+    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false>(t, {St}, {B0}, one, to(A));
+    __syncthreads();
+    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false>(t, {St}, {A}, one, divide_to(B0));
+    __syncthreads();
+    contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false>(t, {S}, {B0}, one, to(A));
+    __syncthreads();
+    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false>(t, {S}, {A}, one, to(B0));
+    __syncthreads();
+    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false>(t, {S}, {B0}, one, final_write);
+  }
+}
+
+// Patches of the color along one direction: vertices first + step p, p < count.
+inline void color_range(const Box &box, int d, int color, int &first, int &count)
+{
+  const int pb = box.patch_begin(d), pe = box.patch_end(d);
+  if (color < 0 || d >= box.dim) {
+    first = pb;
+    count = pe > pb ? pe - pb : 0;
+    return;
+  }
+  const int bit = (color >> d) & 1;
+  first = pb + ((bit - pb) & 1);
+  count = pe > first ? (pe - first + 1) / 2 : 0;
+}
+
+template <int dim, int k, typename Number, SmootherKernel V>
+void launch_patch_variant(const PatchArgs<Number> &args, cudaStream_t stream)
+{
+  using Plan = PatchPlan<dim, k, Number, V>;
+  static int configured = -1;
+  auto kernel = patch_kernel<dim, k, Number, V>;
+  prepare_shared(kernel, Plan::smem, "patch_correct", configured);
+  const long blocks = (args.npatches + Plan::P - 1) / Plan::P;
+  kernel<<<(unsigned)blocks, Plan::T * Plan::P, Plan::smem, stream>>>(args);
+  check_launch("patch_correct kernel launch");
+}
+
+template <int dim, int k, typename Number>
+void launch_patch(const Box &box, PatchView<Number> p, LocalSolver solver, PatchResidual mode, int color, Number scale,
+                  const Number *rhs, const Number *x, Number *out, SmootherKernel kernel, cudaStream_t stream)
+{
+  PatchArgs<Number> args{};
+  args.box = box;
+  args.p = p;
+  args.dense = solver == LocalSolver::Dense;
+  args.given = mode == PatchResidual::Given;
+  args.atomic = color < 0;
+  args.scale = scale;
+  args.rhs = rhs;
+  args.x = x;
+  args.out = out;
+  args.step = color < 0 ? 1 : 2;
+  args.npatches = 1;
+  for (int d = 0; d < 3; ++d) {
+    color_range(box, d, color, args.first[d], args.count[d]);
+    args.npatches *= args.count[d];
+  }
+  if (args.npatches <= 0) return;
+  switch (kernel) {
+  case SmootherKernel::Basic: launch_patch_variant<dim, k, Number, SmootherKernel::Basic>(args, stream); break;
+  case SmootherKernel::Boundary: launch_patch_variant<dim, k, Number, SmootherKernel::Boundary>(args, stream); break;
+  default: launch_patch_variant<dim, k, Number, SmootherKernel::Fused>(args, stream); break;
+  }
+}
+
+} // namespace detail
+} // namespace cuda
+} // namespace vpatch
+
+// Explicit instantiation of launch_patch<dim, k, Number> for Number = float, double.
+#define VPATCH_INSTANTIATE_PATCH(dim, k)                                                                                \
+  template void vpatch::cuda::detail::launch_patch<dim, k, float>(const Box &, PatchView<float>, LocalSolver,          \
+                                                                   PatchResidual, int, float, const float *,           \
+                                                                   const float *, float *, SmootherKernel, cudaStream_t); \
+  template void vpatch::cuda::detail::launch_patch<dim, k, double>(const Box &, PatchView<double>, LocalSolver,        \
+                                                                    PatchResidual, int, double, const double *,        \
+                                                                    const double *, double *, SmootherKernel, cudaStream_t);

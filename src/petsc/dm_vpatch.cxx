@@ -1,0 +1,227 @@
+// The vpatch DM: a DMSHELL around the level's DMDA that knows how to coarsen (by two,
+// keeping the rank partition nested), interpolate (the Q_k MATSHELL) and create the
+// level operator, so PCMG builds the whole hierarchy from the command line.
+#include "../../include/vpatch.h"
+#include "level.hpp"
+#include "logging.hpp"
+#include <cstring>
+#include <petsc/private/petscimpl.h>
+#include <petscdmshell.h>
+#include <petscksp.h>
+
+namespace vpatch {
+
+static PetscErrorCode GetLevel(DM dm, std::shared_ptr<Level> *level)
+{
+  PetscFunctionBegin;
+  PetscCall(LevelQuery((PetscObject)dm, level));
+  PetscCheck(*level, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "Not a vpatch DM (create it with VPatchCreateDM())");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SyncVecType(DM dm, DM da)
+{
+  VecType vtype;
+  PetscFunctionBegin;
+  PetscCall(DMGetVecType(dm, &vtype));
+  PetscCall(DMSetVecType(da, vtype));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateGlobalVector_VPatch(DM dm, Vec *v)
+{
+  std::shared_ptr<Level> L;
+  PetscFunctionBegin;
+  PetscCall(GetLevel(dm, &L));
+  PetscCall(SyncVecType(dm, L->da));
+  PetscCall(DMCreateGlobalVector(L->da, v));
+  PetscCall(VecSetDM(*v, dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateLocalVector_VPatch(DM dm, Vec *v)
+{
+  std::shared_ptr<Level> L;
+  PetscFunctionBegin;
+  PetscCall(GetLevel(dm, &L));
+  PetscCall(SyncVecType(dm, L->da));
+  PetscCall(DMCreateLocalVector(L->da, v));
+  PetscCall(VecSetDM(*v, dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GlobalToLocalBegin_VPatch(DM dm, Vec g, InsertMode mode, Vec l)
+{
+  std::shared_ptr<Level> L;
+  PetscFunctionBegin;
+  PetscCall(GetLevel(dm, &L));
+  PetscCall(DMGlobalToLocalBegin(L->da, g, mode, l));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+static PetscErrorCode GlobalToLocalEnd_VPatch(DM dm, Vec g, InsertMode mode, Vec l)
+{
+  std::shared_ptr<Level> L;
+  PetscFunctionBegin;
+  PetscCall(GetLevel(dm, &L));
+  PetscCall(DMGlobalToLocalEnd(L->da, g, mode, l));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+static PetscErrorCode LocalToGlobalBegin_VPatch(DM dm, Vec l, InsertMode mode, Vec g)
+{
+  std::shared_ptr<Level> L;
+  PetscFunctionBegin;
+  PetscCall(GetLevel(dm, &L));
+  PetscCall(DMLocalToGlobalBegin(L->da, l, mode, g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+static PetscErrorCode LocalToGlobalEnd_VPatch(DM dm, Vec l, InsertMode mode, Vec g)
+{
+  std::shared_ptr<Level> L;
+  PetscFunctionBegin;
+  PetscCall(GetLevel(dm, &L));
+  PetscCall(DMLocalToGlobalEnd(L->da, l, mode, g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateMatrix_VPatch(DM dm, Mat *A)
+{
+  PetscFunctionBegin;
+  PetscCall(VPatchCreateOperator(dm, A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateInterpolation_VPatch(DM dmc, DM dmf, Mat *P, Vec *rscale)
+{
+  PetscFunctionBegin;
+  PetscCall(VPatchCreateInterpolation(dmc, dmf, P));
+  if (rscale) *rscale = nullptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HasOption(PetscObject obj, const char *prefix, const char *name, PetscBool *has)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasName(obj->options, prefix, name, has));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The level operators already are the DM's matrices (DMCreateMatrix). Here the DM also
+// gives PCMG's level solvers the vpatch defaults a user would expect, unless the options
+// say otherwise: on the coarsest level one application of vpatch (an exact solve on 2
+// cells per direction), and on smoothing levels with -mg_levels_pc_type vpatch one
+// Richardson step (the paper's one pre- and one post-smoothing sweep).
+static PetscErrorCode ComputeOperators_VPatch(KSP ksp, Mat, Mat, void *)
+{
+  PC pc;
+  const char *prefix;
+  PetscBool has, isvpatch, ischeb;
+  PetscFunctionBegin;
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
+  const size_t len = prefix ? std::strlen(prefix) : 0;
+  const bool coarse = len >= 10 && !std::strcmp(prefix + len - 10, "mg_coarse_");
+  if (coarse) {
+    PetscCall(HasOption((PetscObject)ksp, prefix, "-pc_type", &has));
+    if (!has) {
+      PetscCall(PCSetType(pc, PCVPATCH));
+      PetscCall(PCSetFromOptions(pc));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCVPATCH, &isvpatch));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPCHEBYSHEV, &ischeb));
+  if (isvpatch && ischeb) {
+    PetscCall(HasOption((PetscObject)ksp, prefix, "-ksp_type", &has));
+    if (!has) {
+      PetscCall(KSPSetType(ksp, KSPRICHARDSON));
+      PetscCall(HasOption((PetscObject)ksp, prefix, "-ksp_max_it", &has));
+      if (!has) PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 1));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateDMFromLevel(const std::shared_ptr<Level> &level, VecType vtype, DM *dm);
+
+static PetscErrorCode Coarsen_VPatch(DM dmf, MPI_Comm, DM *dmc)
+{
+  std::shared_ptr<Level> fine, coarse;
+  VecType vtype;
+  PetscFunctionBegin;
+  PetscCall(GetLevel(dmf, &fine));
+  PetscCall(LevelCoarsen(*fine, &coarse));
+  PetscCall(DMGetVecType(dmf, &vtype));
+  PetscCall(CreateDMFromLevel(coarse, vtype, dmc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateDMFromLevel(const std::shared_ptr<Level> &level, VecType vtype, DM *dm)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)level->da);
+  PetscFunctionBegin;
+  PetscCall(DMShellCreate(comm, dm));
+  PetscCall(LevelCompose((PetscObject)*dm, level));
+  PetscCall(DMSetDimension(*dm, level->dim));
+  if (vtype) PetscCall(DMSetVecType(*dm, vtype));
+  PetscCall(DMShellSetCreateGlobalVector(*dm, CreateGlobalVector_VPatch));
+  PetscCall(DMShellSetCreateLocalVector(*dm, CreateLocalVector_VPatch));
+  PetscCall(DMShellSetGlobalToLocal(*dm, GlobalToLocalBegin_VPatch, GlobalToLocalEnd_VPatch));
+  PetscCall(DMShellSetLocalToGlobal(*dm, LocalToGlobalBegin_VPatch, LocalToGlobalEnd_VPatch));
+  PetscCall(DMShellSetCreateMatrix(*dm, CreateMatrix_VPatch));
+  PetscCall(DMShellSetCreateInterpolation(*dm, CreateInterpolation_VPatch));
+  PetscCall(DMShellSetCoarsen(*dm, Coarsen_VPatch));
+  PetscCall(DMKSPSetComputeOperators(*dm, ComputeOperators_VPatch, nullptr));
+  char name[64];
+  PetscCall(PetscSNPrintf(name, sizeof(name), "vpatch_Q%d_%dD_%dcells", (int)level->degree, (int)level->dim, (int)level->cells));
+  PetscCall(PetscObjectSetName((PetscObject)*dm, name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+} // namespace vpatch
+
+using namespace vpatch;
+
+PetscErrorCode VPatchCreateDM(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscInt cells, DM *dm)
+{
+  std::vector<PetscInt> ranges[3];
+  std::shared_ptr<Level> level;
+  PetscFunctionBegin;
+  PetscCall(VPatchInitializePackage());
+  PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "vpatch supports dimension 2 or 3, not %" PetscInt_FMT, dim);
+  PetscCheck(degree >= 1 && degree <= kMaxDegree, comm, PETSC_ERR_ARG_OUTOFRANGE, "vpatch supports degree 1 to %d, not %" PetscInt_FMT,
+             kMaxDegree, degree);
+  PetscCheck(cells >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "The number of cells per direction must be at least 1, not %" PetscInt_FMT, cells);
+  PetscCall(LevelPartition(comm, dim, cells, ranges));
+  PetscCall(LevelCreate(comm, dim, degree, cells, ranges, &level));
+  PetscCall(CreateDMFromLevel(level, nullptr, dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VPatchIsVPatchDM(DM dm, PetscBool *flg)
+{
+  std::shared_ptr<Level> L;
+  PetscFunctionBegin;
+  PetscCall(LevelQuery((PetscObject)dm, &L));
+  *flg = L ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VPatchDMGetInfo(DM dm, PetscInt *dim, PetscInt *degree, PetscInt *cells)
+{
+  std::shared_ptr<Level> L;
+  PetscFunctionBegin;
+  PetscCall(GetLevel(dm, &L));
+  if (dim) *dim = L->dim;
+  if (degree) *degree = L->degree;
+  if (cells) *cells = L->cells;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VPatchDMGetDA(DM dm, DM *da)
+{
+  std::shared_ptr<Level> L;
+  PetscFunctionBegin;
+  PetscCall(GetLevel(dm, &L));
+  *da = L->da;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

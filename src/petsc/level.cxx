@@ -1,0 +1,165 @@
+#include "level.hpp"
+#include <algorithm>
+
+namespace vpatch {
+
+Level::~Level()
+{
+  if (da) (void)DMDestroy(&da);
+}
+
+PetscInt Level::global_points() const
+{
+  PetscInt n = points_per_direction(), total = 1;
+  for (PetscInt d = 0; d < dim; ++d) total *= n;
+  return total;
+}
+
+PetscErrorCode LevelPartition(MPI_Comm comm, PetscInt dim, PetscInt cells, std::vector<PetscInt> ranges[3])
+{
+  PetscMPIInt size;
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  // Rank grid: the most balanced factorization with at most `cells` ranks per direction.
+  PetscInt best[3] = {0, 0, 0}, bestmax = PETSC_MAX_INT;
+  for (PetscInt m = 1; m <= size; ++m) {
+    if (size % m) continue;
+    for (PetscInt n = 1; n <= size / m; ++n) {
+      if ((size / m) % n) continue;
+      const PetscInt p = size / m / n;
+      if (dim == 2 && p != 1) continue;
+      const PetscInt f[3] = {m, n, p};
+      bool ok = true;
+      PetscInt mx = 0;
+      for (PetscInt d = 0; d < dim; ++d) {
+        ok = ok && f[d] <= cells;
+        mx = std::max(mx, f[d]);
+      }
+      // prefer balanced grids, then more ranks in the slowest direction (contiguous slabs)
+      if (ok && (mx < bestmax || (mx == bestmax && f[dim - 1] > best[dim - 1]))) {
+        bestmax = mx;
+        std::copy(f, f + 3, best);
+      }
+    }
+  }
+  PetscCheck(bestmax != PETSC_MAX_INT, comm, PETSC_ERR_ARG_INCOMP,
+             "Cannot split a mesh of %" PetscInt_FMT " cells per direction over %d MPI ranks: every rank needs at least one cell per direction",
+             cells, (int)size);
+  for (PetscInt d = 0; d < 3; ++d) {
+    const PetscInt parts = d < dim ? best[d] : 1;
+    PetscInt g = 1; // largest power of two dividing cells with cells/g >= parts
+    while (cells % (2 * g) == 0 && cells / (2 * g) >= parts) g *= 2;
+    const PetscInt units = cells / g;
+    ranges[d].assign(parts + 1, 0);
+    for (PetscInt r = 0; r < parts; ++r) ranges[d][r + 1] = ranges[d][r] + g * (units / parts + (r < units % parts ? 1 : 0));
+    if (d >= dim) ranges[d] = {0, 1};
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode LevelCreate(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscInt cells, const std::vector<PetscInt> ranges[3],
+                           std::shared_ptr<Level> *out)
+{
+  auto L = std::make_shared<Level>();
+  PetscFunctionBegin;
+  PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "vpatch supports dimension 2 or 3, not %" PetscInt_FMT, dim);
+  PetscCheck(degree >= 1 && degree <= kMaxDegree, comm, PETSC_ERR_ARG_OUTOFRANGE, "vpatch supports degree 1 to %d, not %" PetscInt_FMT,
+             kMaxDegree, degree);
+  PetscCheck(cells >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "The number of cells per direction must be at least 1, not %" PetscInt_FMT, cells);
+  L->dim = dim;
+  L->degree = degree;
+  L->cells = cells;
+  const PetscInt n = cells * degree + 1;
+  std::vector<PetscInt> own[3];
+  for (PetscInt d = 0; d < dim; ++d) {
+    L->cell_ranges[d] = ranges[d];
+    const size_t parts = ranges[d].size() - 1;
+    for (size_t r = 0; r < parts; ++r) {
+      const PetscInt c0 = ranges[d][r], c1 = ranges[d][r + 1];
+      PetscCheck(c1 > c0, comm, PETSC_ERR_ARG_INCOMP,
+                 "Cannot distribute %" PetscInt_FMT " cells per direction over %d ranks in direction %d: a rank would own no cell",
+                 cells, (int)parts, (int)d);
+      own[d].push_back((c1 - c0) * degree + (r + 1 == parts ? 1 : 0));
+    }
+  }
+  if (dim == 2) {
+    PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n, n, (PetscInt)own[0].size(),
+                           (PetscInt)own[1].size(), 1, degree, own[0].data(), own[1].data(), &L->da));
+  } else {
+    PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n, n, n,
+                           (PetscInt)own[0].size(), (PetscInt)own[1].size(), (PetscInt)own[2].size(), 1, degree, own[0].data(),
+                           own[1].data(), own[2].data(), &L->da));
+  }
+  PetscCall(DMSetUp(L->da));
+  PetscInt xs[3] = {0, 0, 0}, xm[3] = {1, 1, 1}, gxs[3] = {0, 0, 0}, gxm[3] = {1, 1, 1};
+  PetscCall(DMDAGetCorners(L->da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+  PetscCall(DMDAGetGhostCorners(L->da, &gxs[0], &gxs[1], &gxs[2], &gxm[0], &gxm[1], &gxm[2]));
+  int os[3], om[3], gs[3], gm[3];
+  for (int d = 0; d < 3; ++d) {
+    os[d] = (int)xs[d]; om[d] = (int)xm[d]; gs[d] = (int)gxs[d]; gm[d] = (int)gxm[d];
+  }
+  L->box = make_box((int)dim, (int)degree, (int)cells, os, om, gs, gm);
+  L->element = std::make_unique<Element1D>((int)degree);
+  L->matrices = std::make_unique<Level1D>(*L->element, (int)cells);
+  PetscCall(DMDAGetScatter(L->da, &L->gtol, nullptr));
+  *out = std::move(L);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode LevelCoarsen(const Level &fine, std::shared_ptr<Level> *coarse)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)fine.da);
+  std::vector<PetscInt> ranges[3];
+  PetscFunctionBegin;
+  PetscCheck(fine.cells % 2 == 0, comm, PETSC_ERR_ARG_INCOMP,
+             "Cannot coarsen a mesh of %" PetscInt_FMT " cells per direction: the number of cells must be even (use fewer multigrid levels)",
+             fine.cells);
+  for (PetscInt d = 0; d < 3; ++d) {
+    if (d >= fine.dim) {
+      ranges[d] = {0, 1};
+      continue;
+    }
+    for (PetscInt c : fine.cell_ranges[d]) {
+      PetscCheck(c % 2 == 0, comm, PETSC_ERR_ARG_INCOMP,
+                 "Cannot coarsen %" PetscInt_FMT " cells per direction on this rank grid: the ranks' cell ranges are not even (use fewer levels or ranks)",
+                 fine.cells);
+      ranges[d].push_back(c / 2);
+    }
+  }
+  PetscCall(LevelCreate(comm, fine.dim, fine.degree, fine.cells / 2, ranges, coarse));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode LevelHolderDestroy(void *ptr)
+{
+  delete static_cast<std::shared_ptr<Level> *>(ptr);
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode LevelCompose(PetscObject obj, const std::shared_ptr<Level> &level)
+{
+  PetscContainer c;
+  PetscFunctionBegin;
+  PetscCall(PetscContainerCreate(PetscObjectComm(obj), &c));
+  PetscCall(PetscContainerSetPointer(c, new std::shared_ptr<Level>(level)));
+  PetscCall(PetscContainerSetUserDestroy(c, LevelHolderDestroy));
+  PetscCall(PetscObjectCompose(obj, "VPatchLevel", (PetscObject)c));
+  PetscCall(PetscContainerDestroy(&c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode LevelQuery(PetscObject obj, std::shared_ptr<Level> *level)
+{
+  PetscContainer c = nullptr;
+  PetscFunctionBegin;
+  level->reset();
+  PetscCall(PetscObjectQuery(obj, "VPatchLevel", (PetscObject *)&c));
+  if (c) {
+    void *ptr;
+    PetscCall(PetscContainerGetPointer(c, &ptr));
+    *level = *static_cast<std::shared_ptr<Level> *>(ptr);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+} // namespace vpatch

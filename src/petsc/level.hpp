@@ -1,0 +1,42 @@
+// One multigrid level of the vpatch discretization, shared by its DM, operator, transfers
+// and smoother: the mesh, its DMDA of support points (ownership aligned to cells), the
+// rank's Box and the 1D matrices. Reference-counted through a PetscContainer composed on
+// each PETSc object that uses it.
+#pragma once
+#include "../core/element1d.hpp"
+#include "../core/layout.hpp"
+#include "compat.hpp"
+#include <memory>
+#include <petscdmda.h>
+#include <vector>
+
+namespace vpatch {
+
+struct Level {
+  PetscInt dim = 0, degree = 0, cells = 0;
+  std::vector<PetscInt> cell_ranges[3]; // per direction: rank r owns cells [ranges[r], ranges[r+1])
+  DM da = nullptr;                      // DMDA over the (cells*degree+1)^dim support points, box stencil of width degree
+  Box box{};
+  std::unique_ptr<Element1D> element;
+  std::unique_ptr<Level1D> matrices;
+  PetscSF gtol = nullptr;               // global -> ghosted local (the DMDA's scatter, not owned)
+
+  ~Level();
+  PetscInt points_per_direction() const { return cells * degree + 1; }
+  PetscInt global_points() const;
+};
+
+// Build a level whose rank grid splits the cell ranges given (one vector per direction).
+PetscErrorCode LevelCreate(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscInt cells, const std::vector<PetscInt> ranges[3],
+                           std::shared_ptr<Level> *level);
+// Choose a rank grid and cell ranges for a fine mesh: ranges aligned to the largest power
+// of two possible, so that coarsening keeps them nested.
+PetscErrorCode LevelPartition(MPI_Comm comm, PetscInt dim, PetscInt cells, std::vector<PetscInt> ranges[3]);
+// The level with half the cells per direction and every rank's cells halved.
+PetscErrorCode LevelCoarsen(const Level &fine, std::shared_ptr<Level> *coarse);
+
+// The level attached to a DM, Mat or PC-visible object (nullptr if none).
+PetscErrorCode LevelQuery(PetscObject obj, std::shared_ptr<Level> *level);
+PetscErrorCode LevelCompose(PetscObject obj, const std::shared_ptr<Level> &level);
+
+} // namespace vpatch

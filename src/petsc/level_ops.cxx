@@ -1,0 +1,346 @@
+#include "level_ops.hpp"
+#include "../core/cpu/kernels_cpu.hpp"
+#include "../core/dispatch.hpp"
+#include "../cuda/vector_ops_cuda.hpp"
+#include <cstring>
+#include <petscsf.h>
+
+namespace vpatch {
+
+namespace {
+template <typename Number>
+MPI_Datatype mpi_type();
+template <>
+MPI_Datatype mpi_type<double>() { return MPI_DOUBLE; }
+template <>
+MPI_Datatype mpi_type<float>() { return MPI_FLOAT; }
+
+PetscMemType memtype(MemSpace s) { return s == MemSpace::Host ? PETSC_MEMTYPE_HOST : PETSC_MEMTYPE_DEVICE; }
+
+#if defined(VPATCH_HAVE_CUDA)
+constexpr bool have_cuda = true;
+#else
+constexpr bool have_cuda = false;
+#endif
+
+double contract_flops(int nr, int nm, int others) { return 2.0 * nr * nm * others; }
+double kron_sum_flops(int dim, int nin, int nout)
+{
+  if (dim == 2) return 2 * contract_flops(nout, nin, nin) + 2 * contract_flops(nout, nin, nout);
+  return 2 * contract_flops(nout, nin, nin * nin) + 3 * contract_flops(nout, nin, nout * nin) + 2 * contract_flops(nout, nin, nout * nout);
+}
+double tensor_flops(int dim, int nin, int nout)
+{
+  if (dim == 2) return contract_flops(nout, nin, nin) + contract_flops(nout, nin, nout);
+  return contract_flops(nout, nin, nin * nin) + contract_flops(nout, nin, nout * nin) + contract_flops(nout, nin, nout * nout);
+}
+double pow_dim(int n, int dim) { return dim == 2 ? double(n) * n : double(n) * n * n; }
+double owned_cells(const Box &b) { return double(b.ce[0] - b.cs[0]) * (b.ce[1] - b.cs[1]) * (b.ce[2] - b.cs[2]); }
+} // namespace
+
+double laplace_flops(const Box &box) { return owned_cells(box) * (kron_sum_flops(box.dim, box.degree + 1, box.degree + 1) + pow_dim(box.degree + 1, box.dim)); }
+
+double patch_flops(const Box &box, PatchResidual mode, LocalSolver solver, int color)
+{
+  const int k = box.degree, np = 2 * k + 1, ni = 2 * k - 1, dim = box.dim;
+  const double nint = pow_dim(ni, dim);
+  double per = 2 * nint; // scale and add
+  if (mode == PatchResidual::Local) per += kron_sum_flops(dim, np, ni) + nint;
+  per += solver == LocalSolver::Dense ? 2 * nint * nint : 2 * tensor_flops(dim, ni, ni) + 3 * nint;
+  double patches = 0;
+  for (int c = 0; c < (1 << dim); ++c) {
+    if (color >= 0 && c != color) continue;
+    double count = 1;
+    for (int d = 0; d < dim; ++d) {
+      int n = 0;
+      for (int v = box.patch_begin(d); v < box.patch_end(d); ++v) n += ((v & 1) == ((c >> d) & 1));
+      count *= n;
+    }
+    patches += count;
+  }
+  return per * patches;
+}
+
+double transfer_flops(const Box &coarse) { return owned_cells(coarse) * tensor_flops(coarse.dim, coarse.degree + 1, 2 * coarse.degree + 1); }
+
+// ---------------------------------------------------------------------------- Buffer
+template <typename Number>
+Buffer<Number>::Buffer(MemSpace s, size_t n) : n_(n), space_(s)
+{
+  if (!n) return;
+  if (s == MemSpace::Host) ptr_ = new Number[n]();
+  else if constexpr (have_cuda) ptr_ = static_cast<Number *>(cuda::device_malloc(n * sizeof(Number)));
+  else throw std::runtime_error("vpatch was built without CUDA");
+}
+template <typename Number>
+Buffer<Number>::Buffer(MemSpace s, const std::vector<Number> &host) : Buffer(s, host.size())
+{
+  if (!n_) return;
+  if (s == MemSpace::Host) std::memcpy(ptr_, host.data(), n_ * sizeof(Number));
+  else if constexpr (have_cuda) cuda::copy_to_device(ptr_, host.data(), n_ * sizeof(Number));
+}
+template <typename Number>
+Buffer<Number>::~Buffer()
+{
+  if (!ptr_) return;
+  if (space_ == MemSpace::Host) delete[] ptr_;
+  else if constexpr (have_cuda) cuda::device_free(ptr_);
+}
+template <typename Number>
+void Buffer<Number>::zero(void *stream)
+{
+  if (!n_) return;
+  if (space_ == MemSpace::Host) std::memset(ptr_, 0, n_ * sizeof(Number));
+  else if constexpr (have_cuda) cuda::memset_zero(ptr_, n_ * sizeof(Number), stream);
+}
+
+// ---------------------------------------------------------------------------- LevelOps
+template <typename Number>
+LevelOps<Number>::LevelOps(std::shared_ptr<Level> level, MemSpace space, bool with_dense)
+  : level_(std::move(level)), space_(space), host_tables_((int)level_->dim, *level_->element, *level_->matrices, with_dense)
+{
+  const auto &t = host_tables_;
+  if (space == MemSpace::Host) {
+    op_ = t.operator_view();
+    patch_ = t.patch_view();
+  } else {
+    t_mass_ = Buffer<Number>(space, t.mass);
+    t_stiff_ = Buffer<Number>(space, t.stiffness);
+    t_mrows_ = Buffer<Number>(space, t.mass_rows);
+    t_krows_ = Buffer<Number>(space, t.stiffness_rows);
+    t_s_ = Buffer<Number>(space, t.eigenvectors);
+    t_st_ = Buffer<Number>(space, t.eigenvectors_t);
+    t_lambda_ = Buffer<Number>(space, t.eigenvalues);
+    t_dense_ = Buffer<Number>(space, t.dense_inverse);
+    op_ = {t_mass_.data(), t_stiff_.data()};
+    patch_ = {t_mrows_.data(), t_krows_.data(), t_s_.data(), t_st_.data(), t_lambda_.data(), t_dense_.size() ? t_dense_.data() : nullptr};
+  }
+}
+
+template <typename Number>
+Number *LevelOps<Number>::local_work(int which)
+{
+  if (!local_[which].size()) local_[which] = Buffer<Number>(space_, (size_t)box().local_points());
+  return local_[which].data();
+}
+
+template <typename Number>
+PetscErrorCode LevelOps<Number>::global_to_local(const Number *g, Number *l) const
+{
+  PetscFunctionBegin;
+  PetscCall(PetscSFBcastWithMemTypeBegin(level_->gtol, mpi_type<Number>(), memtype(space_), g, memtype(space_), l, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(level_->gtol, mpi_type<Number>(), g, l, MPI_REPLACE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+PetscErrorCode LevelOps<Number>::local_to_global_add(const Number *l, Number *g) const
+{
+  PetscFunctionBegin;
+  PetscCall(PetscSFReduceWithMemTypeBegin(level_->gtol, mpi_type<Number>(), memtype(space_), l, memtype(space_), g, MPI_SUM));
+  PetscCall(PetscSFReduceEnd(level_->gtol, mpi_type<Number>(), l, g, MPI_SUM));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+PetscErrorCode LevelOps<Number>::zero(Number *x) const
+{
+  const size_t n = (size_t)box().owned_points();
+  PetscFunctionBegin;
+  if (space_ == MemSpace::Host) std::memset(x, 0, n * sizeof(Number));
+  else if constexpr (have_cuda) cuda::memset_zero(x, n * sizeof(Number), stream_);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+PetscErrorCode LevelOps<Number>::axpby(Number alpha, const Number *x, Number beta, Number *y) const
+{
+  const size_t n = (size_t)box().owned_points();
+  PetscFunctionBegin;
+  if (space_ == MemSpace::Host)
+    for (size_t i = 0; i < n; ++i) y[i] = alpha * x[i] + beta * y[i];
+  else if constexpr (have_cuda) cuda::axpby(n, alpha, x, beta, y, stream_);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+PetscErrorCode LevelOps<Number>::apply(const Number *x, Number *y)
+{
+  const Box &b = box();
+  PetscFunctionBegin;
+  const Number *xl = x;
+  Number *yl = y;
+  if (distributed()) {
+    xl = local_work(0);
+    yl = local_work(1);
+    PetscCall(global_to_local(x, local_work(0)));
+    local_[1].zero(stream_);
+  } else PetscCall(zero(y));
+  if (space_ == MemSpace::Host) dispatch(b.dim, b.degree, [&](auto D, auto K) { cpu::laplace_apply<D(), K()>(b, op_, xl, yl); });
+  else if constexpr (have_cuda) cuda::laplace_apply(b, op_, xl, yl, stream_);
+  if (distributed()) {
+    PetscCall(zero(y));
+    PetscCall(local_to_global_add(yl, y));
+  }
+  if (space_ == MemSpace::Host) cpu::copy_boundary(b, x, y);
+  else if constexpr (have_cuda) cuda::copy_boundary(b, x, y, stream_);
+  PetscCall(PetscLogFlops(laplace_flops(b)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+PetscErrorCode LevelOps<Number>::residual(const Number *bvec, const Number *x, Number *r)
+{
+  PetscFunctionBegin;
+  PetscCall(apply(x, r));
+  PetscCall(axpby(1, bvec, -1, r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+PetscErrorCode LevelOps<Number>::diagonal(Number *d)
+{
+  const Box &b = box();
+  PetscFunctionBegin;
+  Number *dl = d;
+  if (distributed()) {
+    dl = local_work(1);
+    local_[1].zero(stream_);
+  } else PetscCall(zero(d));
+  if (space_ == MemSpace::Host) dispatch(b.dim, b.degree, [&](auto D, auto K) { cpu::laplace_diagonal<D(), K()>(b, op_, dl); });
+  else if constexpr (have_cuda) cuda::laplace_diagonal(b, op_, dl, stream_);
+  if (distributed()) {
+    PetscCall(zero(d));
+    PetscCall(local_to_global_add(dl, d));
+  }
+  if (space_ == MemSpace::Host) cpu::set_boundary(b, Number(1), d);
+  else if constexpr (have_cuda) cuda::set_boundary(b, Number(1), d, stream_);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// One color of corrections: x += damping * sum_{j in color} R_j^T A_j^{-1} r_j.
+template <typename Number>
+PetscErrorCode LevelOps<Number>::color_step(const SmootherConfig &cfg, int color, const Number *bl, Number *x)
+{
+  const Box &b = box();
+  const bool global = cfg.kernel == SmootherKernel::Global || cfg.type == CompositeType::Additive;
+  const PatchResidual mode = global ? PatchResidual::Given : PatchResidual::Local;
+  SmootherKernel kernel = cfg.kernel;
+  if (kernel == SmootherKernel::Boundary && (distributed() || cfg.damping != 1.0)) kernel = SmootherKernel::Fused;
+  PetscFunctionBegin;
+  const Number *rhs = bl, *xl = x;
+  Number *out = x;
+  if (global) { // rhs = the global residual, ghosted
+    Number *r = owned_work_.data();
+    PetscCall(residual(bl, x, r)); // bl is the owned b on this path (see smooth)
+    rhs = r;
+    if (distributed()) {
+      PetscCall(global_to_local(r, local_work(0)));
+      rhs = local_work(0);
+    }
+  }
+  if (distributed()) {
+    if (!global) {
+      PetscCall(global_to_local(x, local_work(0)));
+      xl = local_work(0);
+    }
+    out = local_work(1);
+    local_[1].zero(stream_);
+  }
+  const Number scale = (Number)cfg.damping;
+  if (space_ == MemSpace::Host)
+    dispatch(b.dim, b.degree, [&](auto D, auto K) { cpu::patch_correct<D(), K()>(b, patch_, cfg.solver, mode, color, scale, rhs, xl, out); });
+  else if constexpr (have_cuda) cuda::patch_correct(b, patch_, cfg.solver, mode, color, scale, rhs, xl, out, kernel, stream_);
+  if (distributed()) PetscCall(local_to_global_add(out, x));
+  PetscCall(PetscLogFlops(patch_flops(b, mode, cfg.solver, color)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+PetscErrorCode LevelOps<Number>::smooth(const SmootherConfig &cfg, const Number *bvec, Number *x)
+{
+  const Box &b = box();
+  const int ncolors = 1 << b.dim;
+  const bool global = cfg.kernel == SmootherKernel::Global || cfg.type == CompositeType::Additive;
+  PetscFunctionBegin;
+  if (global && !owned_work_.size()) owned_work_ = Buffer<Number>(space_, (size_t)b.owned_points());
+  // The local-residual kernels read b on the patch interiors: ghost it once per application.
+  const Number *bl = bvec;
+  if (!global && distributed()) {
+    PetscCall(global_to_local(bvec, local_work(2)));
+    bl = local_work(2);
+  }
+  if (cfg.type == CompositeType::Additive) PetscCall(color_step(cfg, -1, bvec, x));
+  else {
+    std::vector<int> order;
+    if (cfg.sweep != SweepType::Backward)
+      for (int c = 0; c < ncolors; ++c) order.push_back(c);
+    if (cfg.sweep != SweepType::Forward)
+      for (int c = ncolors - 1; c >= 0; --c) order.push_back(c);
+    for (int c : order) PetscCall(color_step(cfg, c, global ? bvec : bl, x));
+  }
+  if (space_ == MemSpace::Host) cpu::copy_boundary(b, bvec, x);
+  else if constexpr (have_cuda) cuda::copy_boundary(b, bvec, x, stream_);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// ---------------------------------------------------------------------------- TransferOps
+template <typename Number>
+TransferOps<Number>::TransferOps(LevelOps<Number> &coarse, LevelOps<Number> &fine) : coarse_(coarse), fine_(fine)
+{
+  LevelTables<Number> t((int)coarse.level().dim, *coarse.level().element, *coarse.level().matrices, false);
+  if (coarse.space() == MemSpace::Host) {
+    p_ = Buffer<Number>(MemSpace::Host, t.prolongation);
+    r_ = Buffer<Number>(MemSpace::Host, t.restriction);
+  } else {
+    p_ = Buffer<Number>(MemSpace::Device, t.prolongation);
+    r_ = Buffer<Number>(MemSpace::Device, t.restriction);
+  }
+  view_ = {p_.data(), r_.data()};
+}
+
+template <typename Number>
+PetscErrorCode TransferOps<Number>::prolongate_add(const Number *xc, Number *xf)
+{
+  const Box &cb = coarse_.box(), &fb = fine_.box();
+  PetscFunctionBegin;
+  const Number *xcl = xc;
+  if (coarse_.distributed()) {
+    PetscCall(coarse_.global_to_local(xc, coarse_.local_work(0)));
+    xcl = coarse_.local_work(0);
+  }
+  if (fine_.space() == MemSpace::Host) dispatch(cb.dim, cb.degree, [&](auto D, auto K) { cpu::prolongate<D(), K()>(cb, fb, view_, xcl, xf); });
+  else if constexpr (have_cuda) cuda::prolongate(cb, fb, view_, xcl, xf, fine_.stream());
+  PetscCall(PetscLogFlops(transfer_flops(cb)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+PetscErrorCode TransferOps<Number>::restrict(const Number *xf, Number *xc)
+{
+  const Box &cb = coarse_.box(), &fb = fine_.box();
+  PetscFunctionBegin;
+  Number *xcl = xc;
+  PetscCall(coarse_.zero(xc));
+  if (coarse_.distributed()) {
+    xcl = coarse_.local_work(1);
+    if (coarse_.space() == MemSpace::Host) std::memset(xcl, 0, sizeof(Number) * (size_t)cb.local_points());
+    else if constexpr (have_cuda) cuda::memset_zero(xcl, sizeof(Number) * (size_t)cb.local_points(), coarse_.stream());
+  }
+  if (fine_.space() == MemSpace::Host) dispatch(cb.dim, cb.degree, [&](auto D, auto K) { cpu::restrict_add<D(), K()>(cb, fb, view_, xf, xcl); });
+  else if constexpr (have_cuda) cuda::restrict_add(cb, fb, view_, xf, xcl, coarse_.stream());
+  if (coarse_.distributed()) PetscCall(coarse_.local_to_global_add(xcl, xc));
+  if (coarse_.space() == MemSpace::Host) cpu::set_boundary(cb, Number(0), xc);
+  else if constexpr (have_cuda) cuda::set_boundary(cb, Number(0), xc, coarse_.stream());
+  PetscCall(PetscLogFlops(transfer_flops(cb)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template class Buffer<double>;
+template class Buffer<float>;
+template class LevelOps<double>;
+template class LevelOps<float>;
+template class TransferOps<double>;
+template class TransferOps<float>;
+
+} // namespace vpatch

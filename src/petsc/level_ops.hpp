@@ -1,0 +1,105 @@
+// The numerical operations of one level on raw owned arrays, in a Number type and a memory
+// space: operator, diagonal, smoother sweeps and grid transfers. They run the CPU kernels
+// (host) or the CUDA launchers (device) and exchange ghost points through the DMDA's
+// PetscSF with the Number's MPI type, so the same code serves the double PETSc objects
+// (Mat, PC) and the single-precision multigrid cycle.
+#pragma once
+#include "../core/level_tables.hpp"
+#include "../cuda/kernels_cuda.hpp"
+#include "level.hpp"
+#include <memory>
+
+namespace vpatch {
+
+enum class MemSpace { Host, Device };
+
+enum class SweepType { Forward, Backward, Symmetric };
+enum class CompositeType { Multiplicative, Additive };
+using cuda::SmootherKernel;
+
+struct SmootherConfig {
+  SweepType sweep = SweepType::Forward;
+  CompositeType type = CompositeType::Multiplicative;
+  double damping = 1.0;
+  LocalSolver solver = LocalSolver::FDM;
+  SmootherKernel kernel = SmootherKernel::Fused;
+};
+
+// Flop counts of the kernels (for PetscLogFlops and the roofline report).
+double laplace_flops(const Box &box);
+double patch_flops(const Box &box, PatchResidual mode, LocalSolver solver, int ncolors_applied);
+double transfer_flops(const Box &coarse);
+
+// A buffer of Numbers in a memory space.
+template <typename Number>
+class Buffer {
+public:
+  Buffer() = default;
+  Buffer(MemSpace s, size_t n);
+  Buffer(MemSpace s, const std::vector<Number> &host);
+  ~Buffer();
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+  Buffer(Buffer &&o) noexcept { swap(o); }
+  Buffer &operator=(Buffer &&o) noexcept { swap(o); return *this; }
+  Number *data() const { return ptr_; }
+  size_t size() const { return n_; }
+  void zero(void *stream);
+
+private:
+  void swap(Buffer &o) { std::swap(ptr_, o.ptr_); std::swap(n_, o.n_); std::swap(space_, o.space_); }
+  Number *ptr_ = nullptr;
+  size_t n_ = 0;
+  MemSpace space_ = MemSpace::Host;
+};
+
+template <typename Number>
+class LevelOps {
+public:
+  LevelOps(std::shared_ptr<Level> level, MemSpace space, bool with_dense);
+  const Level &level() const { return *level_; }
+  const Box &box() const { return level_->box; }
+  MemSpace space() const { return space_; }
+  void set_stream(void *stream) { stream_ = stream; }
+  void *stream() const { return stream_; }
+  bool distributed() const { return !level_->box.local_is_owned(); }
+
+  // All arrays are owned (global-vector) arrays in this level's memory space.
+  PetscErrorCode apply(const Number *x, Number *y);                  // y = A x
+  PetscErrorCode residual(const Number *b, const Number *x, Number *r); // r = b - A x
+  PetscErrorCode diagonal(Number *d);                                // d = diag(A)
+  PetscErrorCode smooth(const SmootherConfig &cfg, const Number *b, Number *x); // one application
+  PetscErrorCode axpby(Number alpha, const Number *x, Number beta, Number *y) const;
+  PetscErrorCode zero(Number *x) const;
+
+  // Ghost exchange: local = global (owned + ghosts); global += local (sums into owners).
+  PetscErrorCode global_to_local(const Number *g, Number *l) const;
+  PetscErrorCode local_to_global_add(const Number *l, Number *g) const;
+  Number *local_work(int which); // ghosted scratch arrays 0..2
+
+private:
+  PetscErrorCode color_step(const SmootherConfig &cfg, int color, const Number *bl, Number *x);
+  std::shared_ptr<Level> level_;
+  MemSpace space_;
+  void *stream_ = nullptr;
+  LevelTables<Number> host_tables_;
+  Buffer<Number> t_mass_, t_stiff_, t_mrows_, t_krows_, t_s_, t_st_, t_lambda_, t_dense_;
+  Buffer<Number> local_[3], owned_work_;
+  OperatorView<Number> op_{};
+  PatchView<Number> patch_{};
+};
+
+template <typename Number>
+class TransferOps {
+public:
+  TransferOps(LevelOps<Number> &coarse, LevelOps<Number> &fine);
+  PetscErrorCode prolongate_add(const Number *xc, Number *xf); // xf += P xc
+  PetscErrorCode restrict(const Number *xf, Number *xc);       // xc = P^T xf
+
+private:
+  LevelOps<Number> &coarse_, &fine_;
+  Buffer<Number> p_, r_;
+  TransferView<Number> view_{};
+};
+
+} // namespace vpatch

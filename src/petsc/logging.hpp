@@ -1,0 +1,13 @@
+// Log events of the plugin (registered in register.cxx) and the helpers that bracket
+// kernel work with them, GPU time included.
+#pragma once
+#include "compat.hpp"
+#include <petsclog.h>
+
+namespace vpatch {
+struct Events {
+  PetscLogEvent mult, diagonal, smooth, prolong, restrict_, setup, convert;
+};
+extern Events events;
+extern PetscClassId classid;
+} // namespace vpatch

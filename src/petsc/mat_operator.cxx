@@ -1,0 +1,119 @@
+// The level operator as a MATSHELL: MatMult by sum factorization (the kernels of
+// LevelOps), MatMultTranspose (= MatMult, A is symmetric), MatGetDiagonal.
+#include "../../include/vpatch.h"
+#include "logging.hpp"
+#include "vec_access.hpp"
+
+namespace vpatch {
+
+struct OperatorContext {
+  explicit OperatorContext(std::shared_ptr<Level> level) : ops(std::move(level)) {}
+  LevelOpsCache<PetscScalar> ops;
+};
+
+static PetscErrorCode SameSpace(Vec x, Vec y, MemSpace *s)
+{
+  MemSpace t;
+  PetscFunctionBegin;
+  PetscCall(VecMemSpace(x, s));
+  PetscCall(VecMemSpace(y, &t));
+  PetscCheck(*s == t, PetscObjectComm((PetscObject)x), PETSC_ERR_ARG_INCOMP,
+             "vpatch: input and output vectors must both live on the host or both on the device");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMult_VPatch(Mat A, Vec x, Vec y)
+{
+  OperatorContext *ctx;
+  LevelOps<PetscScalar> *ops;
+  MemSpace s;
+  const PetscScalar *xa;
+  PetscScalar *ya;
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(SameSpace(x, y, &s));
+  PetscCall(ctx->ops.get(s, &ops));
+  VecRead xr(x, s);
+  VecWrite yw(y, s, false);
+  PetscCall(PetscLogEventBegin(events.mult, A, x, y, 0));
+  PetscCall(xr.get(&xa));
+  PetscCall(yw.get(&ya));
+  PetscCall(ops->apply(xa, ya));
+  PetscCall(yw.restore());
+  PetscCall(xr.restore());
+  PetscCall(PetscLogEventEnd(events.mult, A, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGetDiagonal_VPatch(Mat A, Vec d)
+{
+  OperatorContext *ctx;
+  LevelOps<PetscScalar> *ops;
+  MemSpace s;
+  PetscScalar *da;
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(VecMemSpace(d, &s));
+  PetscCall(ctx->ops.get(s, &ops));
+  VecWrite dw(d, s, false);
+  PetscCall(PetscLogEventBegin(events.diagonal, A, d, 0, 0));
+  PetscCall(dw.get(&da));
+  PetscCall(ops->diagonal(da));
+  PetscCall(dw.restore());
+  PetscCall(PetscLogEventEnd(events.diagonal, A, d, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatView_VPatch(Mat A, PetscViewer viewer)
+{
+  OperatorContext *ctx;
+  PetscBool ascii;
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (ascii) {
+    const Level &L = *ctx->ops.level();
+    PetscCall(PetscViewerASCIIPrintf(viewer, "vpatch Q%" PetscInt_FMT " Laplacian, %" PetscInt_FMT "D, %" PetscInt_FMT " cells per direction (matrix-free, sum factorization)\n",
+                                     L.degree, L.dim, L.cells));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_VPatch(Mat A)
+{
+  OperatorContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &ctx));
+  delete ctx;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+} // namespace vpatch
+
+using namespace vpatch;
+
+PetscErrorCode VPatchCreateOperator(DM dm, Mat *A)
+{
+  std::shared_ptr<Level> level;
+  VecType vtype;
+  PetscFunctionBegin;
+  PetscCall(VPatchInitializePackage());
+  PetscCall(LevelQuery((PetscObject)dm, &level));
+  PetscCheck(level, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "VPatchCreateOperator() needs a DM from VPatchCreateDM()");
+  const PetscInt n = (PetscInt)level->box.owned_points(), N = level->global_points();
+  auto *ctx = new OperatorContext(level);
+  PetscCall(MatCreateShell(PetscObjectComm((PetscObject)dm), n, n, N, N, ctx, A));
+  PetscCall(MatShellSetOperation(*A, MATOP_MULT, (void (*)(void))MatMult_VPatch));
+  PetscCall(MatShellSetOperation(*A, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMult_VPatch));
+  PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_VPatch));
+  PetscCall(MatShellSetOperation(*A, MATOP_VIEW, (void (*)(void))MatView_VPatch));
+  PetscCall(MatShellSetOperation(*A, MATOP_DESTROY, (void (*)(void))MatDestroy_VPatch));
+  PetscCall(DMGetVecType(dm, &vtype));
+  PetscCall(MatShellSetVecType(*A, vtype));
+  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(*A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
+  PetscCall(LevelCompose((PetscObject)*A, level));
+  PetscCall(PetscObjectSetName((PetscObject)*A, "vpatch_laplacian"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

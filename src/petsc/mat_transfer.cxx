@@ -1,0 +1,142 @@
+// The Q_k grid transfer as a MATSHELL (fine rows, coarse columns): MatMult interpolates
+// the coarse function at the fine support points, MatMultTranspose is its transpose
+// (the restriction PCMG applies with MatRestrict).
+#include "../../include/vpatch.h"
+#include "logging.hpp"
+#include "vec_access.hpp"
+
+namespace vpatch {
+
+struct TransferContext {
+  TransferContext(std::shared_ptr<Level> c, std::shared_ptr<Level> f) : coarse(std::move(c)), fine(std::move(f)) {}
+  LevelOpsCache<PetscScalar> coarse, fine;
+  std::unique_ptr<TransferOps<PetscScalar>> host, device;
+  Vec work = nullptr; // coarse vector for MatMultTransposeAdd
+
+  PetscErrorCode get(MemSpace s, TransferOps<PetscScalar> **t)
+  {
+    LevelOps<PetscScalar> *c, *f;
+    PetscFunctionBegin;
+    PetscCall(coarse.get(s, &c));
+    PetscCall(fine.get(s, &f));
+    auto &slot = s == MemSpace::Host ? host : device;
+    try {
+      if (!slot) slot = std::make_unique<TransferOps<PetscScalar>>(*c, *f);
+    } catch (const std::exception &e) {
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "vpatch: %s", e.what());
+    }
+    *t = slot.get();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+};
+
+static PetscErrorCode Prolongate(Mat P, Vec xc, Vec xf, bool add)
+{
+  TransferContext *ctx;
+  TransferOps<PetscScalar> *t;
+  MemSpace s;
+  const PetscScalar *ca;
+  PetscScalar *fa;
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(P, &ctx));
+  PetscCall(VecMemSpace(xf, &s));
+  PetscCall(ctx->get(s, &t));
+  PetscCall(PetscLogEventBegin(events.prolong, P, xc, xf, 0));
+  if (!add) PetscCall(VecZeroEntries(xf));
+  VecRead cr(xc, s);
+  VecWrite fw(xf, s, true);
+  PetscCall(cr.get(&ca));
+  PetscCall(fw.get(&fa));
+  PetscCall(t->prolongate_add(ca, fa));
+  PetscCall(fw.restore());
+  PetscCall(cr.restore());
+  PetscCall(PetscLogEventEnd(events.prolong, P, xc, xf, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMult_Transfer(Mat P, Vec xc, Vec xf) { return Prolongate(P, xc, xf, false); }
+
+static PetscErrorCode MatMultAdd_Transfer(Mat P, Vec xc, Vec y, Vec z)
+{
+  PetscFunctionBegin;
+  if (y != z) PetscCall(VecCopy(y, z));
+  PetscCall(Prolongate(P, xc, z, true));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultTranspose_Transfer(Mat P, Vec xf, Vec xc)
+{
+  TransferContext *ctx;
+  TransferOps<PetscScalar> *t;
+  MemSpace s;
+  const PetscScalar *fa;
+  PetscScalar *ca;
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(P, &ctx));
+  PetscCall(VecMemSpace(xc, &s));
+  PetscCall(ctx->get(s, &t));
+  PetscCall(PetscLogEventBegin(events.restrict_, P, xf, xc, 0));
+  VecRead fr(xf, s);
+  VecWrite cw(xc, s, false);
+  PetscCall(fr.get(&fa));
+  PetscCall(cw.get(&ca));
+  PetscCall(t->restrict(fa, ca));
+  PetscCall(cw.restore());
+  PetscCall(fr.restore());
+  PetscCall(PetscLogEventEnd(events.restrict_, P, xf, xc, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultTransposeAdd_Transfer(Mat P, Vec xf, Vec y, Vec z)
+{
+  TransferContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(P, &ctx));
+  if (!ctx->work) PetscCall(VecDuplicate(y, &ctx->work));
+  PetscCall(MatMultTranspose_Transfer(P, xf, ctx->work));
+  if (y != z) PetscCall(VecCopy(y, z));
+  PetscCall(VecAXPY(z, 1.0, ctx->work));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_Transfer(Mat P)
+{
+  TransferContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(P, &ctx));
+  PetscCall(VecDestroy(&ctx->work));
+  delete ctx;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+} // namespace vpatch
+
+using namespace vpatch;
+
+PetscErrorCode VPatchCreateInterpolation(DM dmc, DM dmf, Mat *P)
+{
+  std::shared_ptr<Level> c, f;
+  MPI_Comm comm = PetscObjectComm((PetscObject)dmf);
+  VecType vtype;
+  PetscFunctionBegin;
+  PetscCall(LevelQuery((PetscObject)dmc, &c));
+  PetscCall(LevelQuery((PetscObject)dmf, &f));
+  PetscCheck(c && f, comm, PETSC_ERR_ARG_WRONG, "VPatchCreateInterpolation() needs two DMs from VPatchCreateDM()");
+  PetscCheck(c->dim == f->dim && c->degree == f->degree && 2 * c->cells == f->cells, comm, PETSC_ERR_ARG_INCOMP,
+             "vpatch interpolation needs the same dim and degree and twice the cells on the fine level (got %" PetscInt_FMT " and %" PetscInt_FMT " cells)",
+             c->cells, f->cells);
+  for (int d = 0; d < c->dim; ++d)
+    PetscCheck(2 * c->box.cs[d] == f->box.cs[d] && 2 * c->box.ce[d] == f->box.ce[d], PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
+               "vpatch interpolation needs nested partitions: the coarse DM must come from DMCoarsen() of the fine one");
+  auto *ctx = new TransferContext(c, f);
+  PetscCall(MatCreateShell(comm, (PetscInt)f->box.owned_points(), (PetscInt)c->box.owned_points(), f->global_points(), c->global_points(), ctx, P));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT, (void (*)(void))MatMult_Transfer));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT_ADD, (void (*)(void))MatMultAdd_Transfer));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMultTranspose_Transfer));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))MatMultTransposeAdd_Transfer));
+  PetscCall(MatShellSetOperation(*P, MATOP_DESTROY, (void (*)(void))MatDestroy_Transfer));
+  PetscCall(DMGetVecType(dmf, &vtype));
+  PetscCall(MatShellSetVecType(*P, vtype));
+  PetscCall(PetscObjectSetName((PetscObject)*P, "vpatch_interpolation"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,239 @@
+// PCVPATCH: the colorized vertex-patch smoother (paper Algorithm 2.3 with the localized
+// residual of eq. 2.8) as a PETSc preconditioner, in the style of PCSOR: PCApplyRichardson
+// runs n sweeps (honouring a zero initial guess), PCApply one sweep from zero.
+#include "../../include/vpatch.h"
+#include "logging.hpp"
+#include "vec_access.hpp"
+#include <petsc/private/pcimpl.h>
+
+const char *const PCVPatchSweepTypes[]       = {"forward", "backward", "symmetric", "PCVPatchSweepType", "PC_VPATCH_SWEEP_", nullptr};
+const char *const PCVPatchCompositeTypes[]   = {"multiplicative", "additive", "PCVPatchCompositeType", "PC_VPATCH_", nullptr};
+const char *const PCVPatchLocalSolverTypes[] = {"fdm", "dense", "PCVPatchLocalSolverType", "PC_VPATCH_LOCAL_", nullptr};
+static const char *const PCVPatchKernelTypes[] = {"global", "fused", "boundary", "basic", "PCVPatchKernelType", "PC_VPATCH_KERNEL_", nullptr};
+
+namespace vpatch {
+
+struct PC_VPatch {
+  PCVPatchSweepType sweep = PC_VPATCH_SWEEP_FORWARD;
+  PCVPatchCompositeType type = PC_VPATCH_MULTIPLICATIVE;
+  PCVPatchLocalSolverType solver = PC_VPATCH_LOCAL_FDM;
+  PetscInt kernel = (PetscInt)SmootherKernel::Fused;
+  PetscReal damping = -1; // negative: the default of the type
+  std::unique_ptr<LevelOpsCache<PetscScalar>> ops;
+
+  SmootherConfig config() const
+  {
+    SmootherConfig c;
+    c.sweep = sweep == PC_VPATCH_SWEEP_FORWARD ? SweepType::Forward : sweep == PC_VPATCH_SWEEP_BACKWARD ? SweepType::Backward : SweepType::Symmetric;
+    c.type = type == PC_VPATCH_MULTIPLICATIVE ? CompositeType::Multiplicative : CompositeType::Additive;
+    c.solver = solver == PC_VPATCH_LOCAL_FDM ? LocalSolver::FDM : LocalSolver::Dense;
+    c.kernel = (SmootherKernel)kernel;
+    c.damping = damping > 0 ? damping : default_damping();
+    return c;
+  }
+  PetscReal default_damping() const
+  {
+    if (type == PC_VPATCH_MULTIPLICATIVE || !ops) return 1.0;
+    return 1.0 / (1 << ops->level()->dim); // at most 2^d patches overlap at a point
+  }
+};
+
+static PetscErrorCode PCSetUp_VPatch(PC pc)
+{
+  auto *vp = static_cast<PC_VPatch *>(pc->data);
+  std::shared_ptr<Level> level;
+  MatType type;
+  PetscFunctionBegin;
+  PetscCall(LevelQuery((PetscObject)pc->pmat, &level));
+  PetscCall(MatGetType(pc->pmat, &type));
+  PetscCheck(level, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG,
+             "PCVPATCH needs the matrix-free operator of a vpatch DM (VPatchCreateOperator() or DMCreateMatrix() on a VPatchCreateDM() DM); got a matrix of type %s",
+             type);
+  PetscCheck(level->cells >= 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
+             "PCVPATCH needs at least 2 cells per direction (a mesh with interior vertices); this level has %" PetscInt_FMT, level->cells);
+  if (!vp->ops || vp->ops->level() != level) vp->ops = std::make_unique<LevelOpsCache<PetscScalar>>(level, vp->solver == PC_VPATCH_LOCAL_DENSE);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Sweep(PC pc, Vec b, Vec y, PetscInt n)
+{
+  auto *vp = static_cast<PC_VPatch *>(pc->data);
+  LevelOps<PetscScalar> *ops;
+  MemSpace s, t;
+  const PetscScalar *ba;
+  PetscScalar *ya;
+  PetscFunctionBegin;
+  PetscCall(VecMemSpace(b, &s));
+  PetscCall(VecMemSpace(y, &t));
+  PetscCheck(s == t, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "PCVPATCH: b and x must both live on the host or on the device");
+  PetscCall(vp->ops->get(s, &ops));
+  const SmootherConfig cfg = vp->config();
+  VecRead br(b, s);
+  VecWrite yw(y, s, true);
+  PetscCall(PetscLogEventBegin(events.smooth, pc, b, y, 0));
+  PetscCall(br.get(&ba));
+  PetscCall(yw.get(&ya));
+  for (PetscInt i = 0; i < n; ++i) PetscCall(ops->smooth(cfg, ba, ya));
+  PetscCall(yw.restore());
+  PetscCall(br.restore());
+  PetscCall(PetscLogEventEnd(events.smooth, pc, b, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_VPatch(PC pc, Vec b, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(VecZeroEntries(y));
+  PetscCall(Sweep(pc, b, y, 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec, PetscReal, PetscReal, PetscReal, PetscInt its, PetscBool guesszero,
+                                               PetscInt *outits, PCRichardsonConvergedReason *reason)
+{
+  PetscFunctionBegin;
+  if (guesszero) PetscCall(VecZeroEntries(y));
+  PetscCall(Sweep(pc, b, y, its));
+  *outits = its;
+  *reason = PCRICHARDSON_CONVERGED_ITS;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetFromOptions_VPatch(PC pc, PetscOptionItems *PetscOptionsObject)
+{
+  auto *vp = static_cast<PC_VPatch *>(pc->data);
+  PetscBool flg;
+  PetscReal damping = vp->damping;
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Vertex-patch smoother options");
+  PetscCall(PetscOptionsEnum("-pc_vpatch_sweep", "Order of the colors: forward, backward, or symmetric (forward then backward)", "PCVPatchSetSweepType",
+                             PCVPatchSweepTypes, (PetscEnum)vp->sweep, (PetscEnum *)&vp->sweep, nullptr));
+  PetscCall(PetscOptionsEnum("-pc_vpatch_type", "Multiplicative (colorized) or damped additive Schwarz", "PCVPatchSetCompositeType",
+                             PCVPatchCompositeTypes, (PetscEnum)vp->type, (PetscEnum *)&vp->type, nullptr));
+  PetscCall(PetscOptionsReal("-pc_vpatch_damping", "Damping factor of the patch corrections (default 1, additive 1/2^dim)", "PCVPatchSetDamping",
+                             damping, &damping, &flg));
+  if (flg) {
+    PetscCheck(damping > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_vpatch_damping must be positive, not %g", (double)damping);
+    vp->damping = damping;
+  }
+  PetscCall(PetscOptionsEnum("-pc_vpatch_local_solver", "Local patch solver: fast diagonalization or an explicitly inverted patch matrix",
+                             "PCVPatchSetLocalSolverType", PCVPatchLocalSolverTypes, (PetscEnum)vp->solver, (PetscEnum *)&vp->solver, nullptr));
+  PetscCall(PetscOptionsEList("-pc_vpatch_kernel", "GPU smoother kernel: global residual, fused local residual, boundary-only residual, basic fused",
+                              "", PCVPatchKernelTypes, 4, PCVPatchKernelTypes[vp->kernel], &vp->kernel, nullptr));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCView_VPatch(PC pc, PetscViewer viewer)
+{
+  auto *vp = static_cast<PC_VPatch *>(pc->data);
+  PetscBool ascii;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  const SmootherConfig c = vp->config();
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  vertex-patch smoother: %s, sweep %s, damping %g\n", PCVPatchCompositeTypes[vp->type],
+                                   vp->type == PC_VPATCH_ADDITIVE ? "(all patches at once)" : PCVPatchSweepTypes[vp->sweep], c.damping));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  local solver: %s, GPU kernel: %s\n",
+                                   vp->solver == PC_VPATCH_LOCAL_FDM ? "fast diagonalization" : "dense inverse", PCVPatchKernelTypes[vp->kernel]));
+  if (vp->ops) {
+    const Level &L = *vp->ops->level();
+    PetscInt patches = 1;
+    for (PetscInt d = 0; d < L.dim; ++d) patches *= L.cells - 1;
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Q%" PetscInt_FMT " in %" PetscInt_FMT "D, %" PetscInt_FMT " cells per direction: %" PetscInt_FMT
+                                             " patches of %" PetscInt_FMT "^%" PetscInt_FMT " unknowns in %d colors\n",
+                                     L.degree, L.dim, L.cells, patches, 2 * L.degree - 1, L.dim, 1 << L.dim));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCReset_VPatch(PC pc)
+{
+  PetscFunctionBegin;
+  static_cast<PC_VPatch *>(pc->data)->ops.reset();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCDestroy_VPatch(PC pc)
+{
+  PetscFunctionBegin;
+  delete static_cast<PC_VPatch *>(pc->data);
+  pc->data = nullptr;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetSweepType_C", nullptr));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetCompositeType_C", nullptr));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetDamping_C", nullptr));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetLocalSolverType_C", nullptr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCVPatchSetSweepType_VPatch(PC pc, PCVPatchSweepType t)
+{
+  static_cast<PC_VPatch *>(pc->data)->sweep = t;
+  return PETSC_SUCCESS;
+}
+static PetscErrorCode PCVPatchSetCompositeType_VPatch(PC pc, PCVPatchCompositeType t)
+{
+  static_cast<PC_VPatch *>(pc->data)->type = t;
+  return PETSC_SUCCESS;
+}
+static PetscErrorCode PCVPatchSetDamping_VPatch(PC pc, PetscReal w)
+{
+  PetscFunctionBegin;
+  PetscCheck(w > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Damping must be positive, not %g", (double)w);
+  static_cast<PC_VPatch *>(pc->data)->damping = w;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+static PetscErrorCode PCVPatchSetLocalSolverType_VPatch(PC pc, PCVPatchLocalSolverType t)
+{
+  auto *vp = static_cast<PC_VPatch *>(pc->data);
+  if (vp->solver != t) vp->ops.reset();
+  vp->solver = t;
+  return PETSC_SUCCESS;
+}
+
+} // namespace vpatch
+
+using namespace vpatch;
+
+PETSC_EXTERN PetscErrorCode PCCreate_VPatch(PC pc)
+{
+  PetscFunctionBegin;
+  pc->data = new PC_VPatch();
+  pc->ops->setup = PCSetUp_VPatch;
+  pc->ops->apply = PCApply_VPatch;
+  pc->ops->applyrichardson = PCApplyRichardson_VPatch;
+  pc->ops->setfromoptions = PCSetFromOptions_VPatch;
+  pc->ops->view = PCView_VPatch;
+  pc->ops->reset = PCReset_VPatch;
+  pc->ops->destroy = PCDestroy_VPatch;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetSweepType_C", PCVPatchSetSweepType_VPatch));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetCompositeType_C", PCVPatchSetCompositeType_VPatch));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetDamping_C", PCVPatchSetDamping_VPatch));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetLocalSolverType_C", PCVPatchSetLocalSolverType_VPatch));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCVPatchSetSweepType(PC pc, PCVPatchSweepType t)
+{
+  PetscFunctionBegin;
+  PetscTryMethod(pc, "PCVPatchSetSweepType_C", (PC, PCVPatchSweepType), (pc, t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+PetscErrorCode PCVPatchSetCompositeType(PC pc, PCVPatchCompositeType t)
+{
+  PetscFunctionBegin;
+  PetscTryMethod(pc, "PCVPatchSetCompositeType_C", (PC, PCVPatchCompositeType), (pc, t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+PetscErrorCode PCVPatchSetDamping(PC pc, PetscReal w)
+{
+  PetscFunctionBegin;
+  PetscTryMethod(pc, "PCVPatchSetDamping_C", (PC, PetscReal), (pc, w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+PetscErrorCode PCVPatchSetLocalSolverType(PC pc, PCVPatchLocalSolverType t)
+{
+  PetscFunctionBegin;
+  PetscTryMethod(pc, "PCVPatchSetLocalSolverType_C", (PC, PCVPatchLocalSolverType), (pc, t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

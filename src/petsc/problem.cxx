@@ -1,0 +1,40 @@
+// The paper's test problem on a vpatch DM: right-hand side and L2 error.
+#include "../../include/vpatch.h"
+#include "../core/dispatch.hpp"
+#include "../core/problem.hpp"
+#include "level.hpp"
+#include <petscsf.h>
+#include <vector>
+
+using namespace vpatch;
+
+PetscErrorCode VPatchFormSineRHS(DM dm, Vec b)
+{
+  std::shared_ptr<Level> L;
+  PetscScalar *a;
+  PetscFunctionBegin;
+  PetscCall(LevelQuery((PetscObject)dm, &L));
+  PetscCheck(L, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "Not a vpatch DM");
+  PetscCall(VecGetArrayWrite(b, &a));
+  sine_rhs(L->box, *L->element, a);
+  PetscCall(VecRestoreArrayWrite(b, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VPatchComputeSineL2Error(DM dm, Vec u, PetscReal *error)
+{
+  std::shared_ptr<Level> L;
+  const PetscScalar *a;
+  PetscFunctionBegin;
+  PetscCall(LevelQuery((PetscObject)dm, &L));
+  PetscCheck(L, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "Not a vpatch DM");
+  std::vector<PetscScalar> local((size_t)L->box.local_points());
+  PetscCall(VecGetArrayRead(u, &a));
+  PetscCall(PetscSFBcastBegin(L->gtol, MPIU_SCALAR, a, local.data(), MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(L->gtol, MPIU_SCALAR, a, local.data(), MPI_REPLACE));
+  PetscCall(VecRestoreArrayRead(u, &a));
+  double sum = dispatch((int)L->dim, (int)L->degree, [&](auto D, auto K) { return sine_l2_error_squared<D(), K()>(L->box, *L->element, local.data()); });
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, PetscObjectComm((PetscObject)dm)));
+  *error = std::sqrt(sum);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

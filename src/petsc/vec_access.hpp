@@ -1,0 +1,133 @@
+// Raw owned arrays of PETSc vectors in the memory space where the vector lives: host
+// arrays for standard vectors, device arrays for VECCUDA (when built with CUDA).
+#pragma once
+#include "level_ops.hpp"
+#include <petscvec.h>
+#if defined(VPATCH_HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+#endif
+
+namespace vpatch {
+
+inline PetscErrorCode VecMemSpace(Vec v, MemSpace *space)
+{
+  PetscBool cuda = PETSC_FALSE;
+  PetscFunctionBegin;
+#if defined(VPATCH_HAVE_CUDA)
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)v, &cuda, VECSEQCUDA, VECMPICUDA, ""));
+#endif
+  *space = cuda ? MemSpace::Device : MemSpace::Host;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Scoped read or write access to a Vec's owned array in a memory space.
+class VecRead {
+public:
+  VecRead(Vec v, MemSpace s) : v_(v), s_(s) {}
+  PetscErrorCode get(const PetscScalar **a)
+  {
+    PetscFunctionBegin;
+#if defined(VPATCH_HAVE_CUDA)
+    if (s_ == MemSpace::Device) {
+      PetscCall(VecCUDAGetArrayRead(v_, a));
+      a_ = *a;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+#endif
+    PetscCall(VecGetArrayRead(v_, a));
+    a_ = *a;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscErrorCode restore()
+  {
+    PetscFunctionBegin;
+#if defined(VPATCH_HAVE_CUDA)
+    if (s_ == MemSpace::Device) {
+      PetscCall(VecCUDARestoreArrayRead(v_, &a_));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+#endif
+    PetscCall(VecRestoreArrayRead(v_, &a_));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+private:
+  Vec v_;
+  MemSpace s_;
+  const PetscScalar *a_ = nullptr;
+};
+
+class VecWrite {
+public:
+  // mode: 'w' (all entries overwritten) or 'rw' (read and update)
+  VecWrite(Vec v, MemSpace s, bool read) : v_(v), s_(s), read_(read) {}
+  PetscErrorCode get(PetscScalar **a)
+  {
+    PetscFunctionBegin;
+#if defined(VPATCH_HAVE_CUDA)
+    if (s_ == MemSpace::Device) {
+      if (read_) PetscCall(VecCUDAGetArray(v_, a));
+      else PetscCall(VecCUDAGetArrayWrite(v_, a));
+      a_ = *a;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+#endif
+    if (read_) PetscCall(VecGetArray(v_, a));
+    else PetscCall(VecGetArrayWrite(v_, a));
+    a_ = *a;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscErrorCode restore()
+  {
+    PetscFunctionBegin;
+#if defined(VPATCH_HAVE_CUDA)
+    if (s_ == MemSpace::Device) {
+      if (read_) PetscCall(VecCUDARestoreArray(v_, &a_));
+      else PetscCall(VecCUDARestoreArrayWrite(v_, &a_));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+#endif
+    if (read_) PetscCall(VecRestoreArray(v_, &a_));
+    else PetscCall(VecRestoreArrayWrite(v_, &a_));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+private:
+  Vec v_;
+  MemSpace s_;
+  bool read_;
+  PetscScalar *a_ = nullptr;
+};
+
+// The stream PETSc enqueues its device work on (nullptr on the host).
+PetscErrorCode CurrentStream(MemSpace s, void **stream);
+
+// Level operations for a memory space, created on first use.
+template <typename Number>
+class LevelOpsCache {
+public:
+  explicit LevelOpsCache(std::shared_ptr<Level> level, bool dense = false) : level_(std::move(level)), dense_(dense) {}
+  PetscErrorCode get(MemSpace s, LevelOps<Number> **ops)
+  {
+    PetscFunctionBegin;
+    auto &slot = s == MemSpace::Host ? host_ : device_;
+    try {
+      if (!slot) slot = std::make_unique<LevelOps<Number>>(level_, s, dense_);
+    } catch (const std::exception &e) {
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "vpatch: %s", e.what());
+    }
+    void *stream;
+    PetscCall(CurrentStream(s, &stream));
+    slot->set_stream(stream);
+    *ops = slot.get();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  const std::shared_ptr<Level> &level() const { return level_; }
+
+private:
+  std::shared_ptr<Level> level_;
+  bool dense_;
+  std::unique_ptr<LevelOps<Number>> host_, device_;
+};
+
+} // namespace vpatch
