@@ -33,6 +33,8 @@ PETSC_EXTERN PetscErrorCode VPatchCreateInterpolation(DM coarse, DM fine, Mat *P
 /* The paper's test problem u = prod_i sin(pi x_i): right-hand side and L2 error. */
 PETSC_EXTERN PetscErrorCode VPatchFormSineRHS(DM dm, Vec b);
 PETSC_EXTERN PetscErrorCode VPatchComputeSineL2Error(DM dm, Vec u, PetscReal *error);
+/* f = 1, the right-hand side of the paper's iteration-count tables. */
+PETSC_EXTERN PetscErrorCode VPatchFormConstantRHS(DM dm, Vec b);
 
 /* The smoother. */
 PETSC_EXTERN PetscErrorCode PCVPatchSetSweepType(PC pc, PCVPatchSweepType type);

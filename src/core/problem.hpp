@@ -8,31 +8,46 @@
 
 namespace vpatch {
 
-// 1D load vector of sin(pi x) on the whole line of n = cells k + 1 points.
-inline std::vector<double> sine_load_1d(const Element1D &e, int cells)
+// 1D load vector of g on the whole line of n = cells k + 1 points (Gauss rule per cell).
+template <typename G>
+inline std::vector<double> load_1d(const Element1D &e, int cells, G &&g)
 {
   const int k = e.k, nb = k + 1;
   const double h = 1.0 / cells;
   std::vector<double> b(static_cast<size_t>(cells) * k + 1, 0.0);
   for (int c = 0; c < cells; ++c)
     for (int q = 0; q < nb; ++q) {
-      const double wf = e.qweights[q] * h * std::sin(M_PI * (c + e.qpoints[q]) * h);
+      const double wf = e.qweights[q] * h * g((c + e.qpoints[q]) * h);
       for (int a = 0; a < nb; ++a) b[c * k + a] += wf * e.shape[q * nb + a];
     }
   return b;
 }
 
-// b_owned = integral of f phi_i (f is separable, so is the Gauss rule); zero on the boundary.
-template <typename Number>
-void sine_rhs(const Box &box, const Element1D &e, Number *b)
+// b_owned = integral of f phi_i for a separable f = f0 prod_i g(x_i) (so is the Gauss
+// rule): the tensor product of 1D load vectors; zero on the boundary.
+template <typename Number, typename G>
+void separable_rhs(const Box &box, const Element1D &e, double f0, G &&g, Number *b)
 {
-  const std::vector<double> b1 = sine_load_1d(e, box.cells);
-  const double f0 = box.dim * M_PI * M_PI;
+  const std::vector<double> b1 = load_1d(e, box.cells, g);
   for (int l = box.os[2]; l < box.os[2] + box.om[2]; ++l)
     for (int j = box.os[1]; j < box.os[1] + box.om[1]; ++j)
       for (int i = box.os[0]; i < box.os[0] + box.om[0]; ++i)
         b[box.owned_index(i, j, l)] =
           box.on_boundary(i, j, l) ? Number(0) : Number(f0 * b1[i] * b1[j] * (box.dim == 3 ? b1[l] : 1.0));
+}
+
+// f = d pi^2 prod_i sin(pi x_i), the right-hand side of u = prod_i sin(pi x_i).
+template <typename Number>
+void sine_rhs(const Box &box, const Element1D &e, Number *b)
+{
+  separable_rhs(box, e, box.dim * M_PI * M_PI, [](double x) { return std::sin(M_PI * x); }, b);
+}
+
+// f = 1 (the right-hand side of the paper's Tables 1 and 2).
+template <typename Number>
+void constant_rhs(const Box &box, const Element1D &e, Number *b)
+{
+  separable_rhs(box, e, 1.0, [](double) { return 1.0; }, b);
 }
 
 // Sum over owned cells of the squared L2 error against u = prod sin(pi x_i).

@@ -106,36 +106,22 @@ static PetscErrorCode HasOption(PetscObject obj, const char *prefix, const char 
 }
 
 // The level operators already are the DM's matrices (DMCreateMatrix). Here the DM also
-// gives PCMG's level solvers the vpatch defaults a user would expect, unless the options
-// say otherwise: on the coarsest level one application of vpatch (an exact solve on 2
-// cells per direction), and on smoothing levels with -mg_levels_pc_type vpatch one
-// Richardson step (the paper's one pre- and one post-smoothing sweep).
+// makes one application of vpatch the default coarse solver of PCMG (an exact solve on 2
+// cells per direction), unless -mg_coarse_pc_type says otherwise.
 static PetscErrorCode ComputeOperators_VPatch(KSP ksp, Mat, Mat, void *)
 {
   PC pc;
   const char *prefix;
-  PetscBool has, isvpatch, ischeb;
+  PetscBool has;
   PetscFunctionBegin;
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
   const size_t len = prefix ? std::strlen(prefix) : 0;
-  const bool coarse = len >= 10 && !std::strcmp(prefix + len - 10, "mg_coarse_");
-  if (coarse) {
+  if (len >= 10 && !std::strcmp(prefix + len - 10, "mg_coarse_")) {
     PetscCall(HasOption((PetscObject)ksp, prefix, "-pc_type", &has));
     if (!has) {
       PetscCall(PCSetType(pc, PCVPATCH));
       PetscCall(PCSetFromOptions(pc));
-    }
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCVPATCH, &isvpatch));
-  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPCHEBYSHEV, &ischeb));
-  if (isvpatch && ischeb) {
-    PetscCall(HasOption((PetscObject)ksp, prefix, "-ksp_type", &has));
-    if (!has) {
-      PetscCall(KSPSetType(ksp, KSPRICHARDSON));
-      PetscCall(HasOption((PetscObject)ksp, prefix, "-ksp_max_it", &has));
-      if (!has) PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 1));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -4,6 +4,7 @@
 #include "../../include/vpatch.h"
 #include "logging.hpp"
 #include "vec_access.hpp"
+#include <cstring>
 #include <petsc/private/pcimpl.h>
 
 const char *const PCVPatchSweepTypes[]       = {"forward", "backward", "symmetric", "PCVPatchSweepType", "PC_VPATCH_SWEEP_", nullptr};
@@ -99,12 +100,39 @@ static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec, PetscRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// As a PCMG level smoother (prefix mg_levels_*), vpatch is meant to be applied by
+// Richardson, one sweep per smoothing step (the paper's one pre- and one post-smoothing
+// step), not by PCMG's default Chebyshev. KSPSetFromOptions reads the PC's options before
+// its own, so these defaults are entered into the options database here, only where the
+// user gave none.
+static PetscErrorCode SetLevelSmootherDefaults(PC pc)
+{
+  const char *prefix;
+  PetscOptions options = ((PetscObject)pc)->options;
+  PetscBool has;
+  char name[256];
+  PetscFunctionBegin;
+  PetscCall(PCGetOptionsPrefix(pc, &prefix));
+  if (!prefix || !std::strstr(prefix, "mg_levels_")) PetscFunctionReturn(PETSC_SUCCESS);
+  const char *defaults[][2] = {{"ksp_type", "richardson"}, {"ksp_max_it", "1"}};
+  for (auto &d : defaults) {
+    PetscCall(PetscSNPrintf(name, sizeof(name), "-%s", d[0]));
+    PetscCall(PetscOptionsHasName(options, prefix, name, &has));
+    if (has) continue;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "-%s%s", prefix, d[0]));
+    PetscCall(PetscOptionsSetValue(options, name, d[1]));
+    PetscCall(PetscInfo(pc, "vpatch level smoother default: %s %s\n", name, d[1]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetFromOptions_VPatch(PC pc, PetscOptionItems *PetscOptionsObject)
 {
   auto *vp = static_cast<PC_VPatch *>(pc->data);
   PetscBool flg;
   PetscReal damping = vp->damping;
   PetscFunctionBegin;
+  PetscCall(SetLevelSmootherDefaults(pc));
   PetscOptionsHeadBegin(PetscOptionsObject, "Vertex-patch smoother options");
   PetscCall(PetscOptionsEnum("-pc_vpatch_sweep", "Order of the colors: forward, backward, or symmetric (forward then backward)", "PCVPatchSetSweepType",
                              PCVPatchSweepTypes, (PetscEnum)vp->sweep, (PetscEnum *)&vp->sweep, nullptr));

@@ -21,6 +21,19 @@ PetscErrorCode VPatchFormSineRHS(DM dm, Vec b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VPatchFormConstantRHS(DM dm, Vec b)
+{
+  std::shared_ptr<Level> L;
+  PetscScalar *a;
+  PetscFunctionBegin;
+  PetscCall(LevelQuery((PetscObject)dm, &L));
+  PetscCheck(L, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "Not a vpatch DM");
+  PetscCall(VecGetArrayWrite(b, &a));
+  constant_rhs(L->box, *L->element, a);
+  PetscCall(VecRestoreArrayWrite(b, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VPatchComputeSineL2Error(DM dm, Vec u, PetscReal *error)
 {
   std::shared_ptr<Level> L;
