@@ -5,9 +5,13 @@ static const char help[] = "Solves -Laplace u = f on [0,1]^d, u = prod_i sin(pi 
                            "  -cells <N>        cells per direction (default 8)\n"
                            "  -refine <L>       alternatively N = 2^L\n"
                            "  -rhs <sine|one>   f for u = prod sin(pi x_i) (default; L2 error reported) or f = 1\n"
+                           "  -fmg              full multigrid first (paper Algorithm 2.2; needs -pc_type vpatchmg), then the Krylov solve\n"
                            "  -view_solution    print the solution vector\n"
                            "Any -ksp_* and -pc_* option applies, e.g. -ksp_type cg -pc_type jacobi, or\n"
-                           "  -pc_type mg -pc_mg_levels 4 -mg_levels_pc_type vpatch\n"
+                           "  -pc_type mg -pc_mg_levels 4 -mg_levels_pc_type vpatch     (double-precision PCMG)\n"
+                           "  -pc_type vpatchmg [-pc_vpatchmg_precision single|double] (float cycle: mixed precision)\n"
+                           "The default Krylov method is FGMRES: GMRES that keeps the preconditioned vectors, so the\n"
+                           "true residual reaches the tolerance also with the float cycle.\n"
                            "The last line printed is the summary: line (key=value pairs).\n";
 
 #include <vpatch.h>
@@ -15,7 +19,7 @@ static const char help[] = "Solves -Laplace u = f on [0,1]^d, u = prod_i sin(pi 
 int main(int argc, char **argv)
 {
   PetscInt dim = 3, degree = 2, cells = 8, refine = -1, its, levels = 1;
-  PetscBool view = PETSC_FALSE, ismg, iscuda, set, isgmres;
+  PetscBool view = PETSC_FALSE, fmg = PETSC_FALSE, ismg, isvpmg, iscuda, set, isgmres;
   const char *const rhs_types[] = {"sine", "one", "RHSType", "RHS_", nullptr};
   PetscInt rhs = 0;
   PetscMPIInt size;
@@ -27,6 +31,7 @@ int main(int argc, char **argv)
   KSP ksp;
   PC pc;
   VecType vtype;
+  char precbuf[16];
 
   PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
   PetscCall(VPatchInitializePackage());
@@ -37,6 +42,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-cells", "Cells per direction", nullptr, cells, &cells, nullptr));
   PetscCall(PetscOptionsInt("-refine", "Refinement level L: 2^L cells per direction", nullptr, refine, &refine, nullptr));
   PetscCall(PetscOptionsEList("-rhs", "Right-hand side", nullptr, rhs_types, 2, rhs_types[rhs], &rhs, nullptr));
+  PetscCall(PetscOptionsBool("-fmg", "Full multigrid initial guess (needs -pc_type vpatchmg)", nullptr, fmg, &fmg, nullptr));
   PetscCall(PetscOptionsBool("-view_solution", "Print the solution vector", nullptr, view, &view, nullptr));
   PetscOptionsEnd();
   if (refine >= 0) {
@@ -58,7 +64,7 @@ int main(int argc, char **argv)
   PetscCall(KSPSetDM(ksp, dm));
   PetscCall(KSPSetDMActive(ksp, PETSC_FALSE)); /* the fine operator is A; PCMG builds the coarse ones from the DM */
   PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, KSPGMRES));
+  PetscCall(KSPSetType(ksp, KSPFGMRES));
   PetscCall(KSPSetTolerances(ksp, 1e-9, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, PCJACOBI));
@@ -74,6 +80,12 @@ int main(int argc, char **argv)
   }
   PetscCall(KSPSetUp(ksp));
   PetscCall(PetscTime(&t1));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCVPATCHMG, &isvpmg));
+  if (fmg) {
+    PetscCheck(isvpmg, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-fmg needs -pc_type vpatchmg");
+    PetscCall(PCVPatchMGApplyFull(pc, b, x));
+    PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
+  }
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(PetscTime(&t2));
   PetscCall(KSPGetIterationNumber(ksp, &its));
@@ -85,6 +97,15 @@ int main(int argc, char **argv)
   if (rhs == 0) PetscCall(VPatchComputeSineL2Error(dm, x, &error));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
   if (ismg) PetscCall(PCMGGetLevels(pc, &levels));
+  const char *precision = "double";
+  if (isvpmg) {
+    const char *p = nullptr;
+    PetscCall(PetscOptionsGetString(nullptr, nullptr, "-pc_vpatchmg_precision", precbuf, sizeof(precbuf), &set));
+    p = set ? precbuf : "single";
+    PetscCall(PetscStrcmp(p, "single", &set));
+    if (set) precision = "mixed";
+    PetscCall(PCVPatchMGGetLevels(pc, &levels));
+  }
   PetscCall(VecGetType(x, &vtype));
   PetscCall(PetscStrbeginswith(vtype, "seqcuda", &iscuda));
   if (!iscuda) PetscCall(PetscStrbeginswith(vtype, "mpicuda", &iscuda));
@@ -96,8 +117,8 @@ int main(int argc, char **argv)
   PetscCall(VecGetSize(x, &dofs));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                         "summary: dim=%" PetscInt_FMT " degree=%" PetscInt_FMT " cells=%" PetscInt_FMT " levels=%" PetscInt_FMT " dofs=%" PetscInt_FMT
-                        " ranks=%d iterations=%" PetscInt_FMT " rel_residual=%.3e l2_error=%s setup_s=%.4f solve_s=%.4f precision=double device=%s\n",
-                        dim, degree, cells, levels, dofs, (int)size, its, (double)(rnorm / bnorm), errstr, t1 - t0, t2 - t1,
+                        " ranks=%d iterations=%" PetscInt_FMT " rel_residual=%.3e l2_error=%s setup_s=%.4f solve_s=%.4f precision=%s device=%s\n",
+                        dim, degree, cells, levels, dofs, (int)size, its, (double)(rnorm / bnorm), errstr, t1 - t0, t2 - t1, precision,
                         iscuda ? "cuda" : "cpu"));
 
   PetscCall(KSPDestroy(&ksp));

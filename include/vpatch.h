@@ -9,7 +9,8 @@
 #include <petscdm.h>
 #include <petscksp.h>
 
-#define PCVPATCH "vpatch"
+#define PCVPATCH   "vpatch"
+#define PCVPATCHMG "vpatchmg" /* multigrid cycle with vpatch smoothers in single (or double) precision */
 
 typedef enum { PC_VPATCH_SWEEP_FORWARD, PC_VPATCH_SWEEP_BACKWARD, PC_VPATCH_SWEEP_SYMMETRIC } PCVPatchSweepType;
 typedef enum { PC_VPATCH_MULTIPLICATIVE, PC_VPATCH_ADDITIVE } PCVPatchCompositeType;
@@ -41,3 +42,8 @@ PETSC_EXTERN PetscErrorCode PCVPatchSetSweepType(PC pc, PCVPatchSweepType type);
 PETSC_EXTERN PetscErrorCode PCVPatchSetCompositeType(PC pc, PCVPatchCompositeType type);
 PETSC_EXTERN PetscErrorCode PCVPatchSetDamping(PC pc, PetscReal damping);
 PETSC_EXTERN PetscErrorCode PCVPatchSetLocalSolverType(PC pc, PCVPatchLocalSolverType type);
+
+/* The multigrid cycle of PCVPATCHMG as full multigrid (nested iteration, paper Algorithm
+   2.2): y = an approximate solution of A y = b, for use as an initial guess. */
+PETSC_EXTERN PetscErrorCode PCVPatchMGApplyFull(PC pc, Vec b, Vec y);
+PETSC_EXTERN PetscErrorCode PCVPatchMGGetLevels(PC pc, PetscInt *levels);

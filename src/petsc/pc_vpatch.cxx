@@ -3,40 +3,16 @@
 // runs n sweeps (honouring a zero initial guess), PCApply one sweep from zero.
 #include "../../include/vpatch.h"
 #include "logging.hpp"
+#include "smoother_options.hpp"
 #include "vec_access.hpp"
 #include <cstring>
 #include <petsc/private/pcimpl.h>
 
-const char *const PCVPatchSweepTypes[]       = {"forward", "backward", "symmetric", "PCVPatchSweepType", "PC_VPATCH_SWEEP_", nullptr};
-const char *const PCVPatchCompositeTypes[]   = {"multiplicative", "additive", "PCVPatchCompositeType", "PC_VPATCH_", nullptr};
-const char *const PCVPatchLocalSolverTypes[] = {"fdm", "dense", "PCVPatchLocalSolverType", "PC_VPATCH_LOCAL_", nullptr};
-static const char *const PCVPatchKernelTypes[] = {"global", "fused", "boundary", "basic", "PCVPatchKernelType", "PC_VPATCH_KERNEL_", nullptr};
-
 namespace vpatch {
 
 struct PC_VPatch {
-  PCVPatchSweepType sweep = PC_VPATCH_SWEEP_FORWARD;
-  PCVPatchCompositeType type = PC_VPATCH_MULTIPLICATIVE;
-  PCVPatchLocalSolverType solver = PC_VPATCH_LOCAL_FDM;
-  PetscInt kernel = (PetscInt)SmootherKernel::Fused;
-  PetscReal damping = -1; // negative: the default of the type
+  SmootherOptions options;
   std::unique_ptr<LevelOpsCache<PetscScalar>> ops;
-
-  SmootherConfig config() const
-  {
-    SmootherConfig c;
-    c.sweep = sweep == PC_VPATCH_SWEEP_FORWARD ? SweepType::Forward : sweep == PC_VPATCH_SWEEP_BACKWARD ? SweepType::Backward : SweepType::Symmetric;
-    c.type = type == PC_VPATCH_MULTIPLICATIVE ? CompositeType::Multiplicative : CompositeType::Additive;
-    c.solver = solver == PC_VPATCH_LOCAL_FDM ? LocalSolver::FDM : LocalSolver::Dense;
-    c.kernel = (SmootherKernel)kernel;
-    c.damping = damping > 0 ? damping : default_damping();
-    return c;
-  }
-  PetscReal default_damping() const
-  {
-    if (type == PC_VPATCH_MULTIPLICATIVE || !ops) return 1.0;
-    return 1.0 / (1 << ops->level()->dim); // at most 2^d patches overlap at a point
-  }
 };
 
 static PetscErrorCode PCSetUp_VPatch(PC pc)
@@ -52,7 +28,7 @@ static PetscErrorCode PCSetUp_VPatch(PC pc)
              type);
   PetscCheck(level->cells >= 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
              "PCVPATCH needs at least 2 cells per direction (a mesh with interior vertices); this level has %" PetscInt_FMT, level->cells);
-  if (!vp->ops || vp->ops->level() != level) vp->ops = std::make_unique<LevelOpsCache<PetscScalar>>(level, vp->solver == PC_VPATCH_LOCAL_DENSE);
+  if (!vp->ops || vp->ops->level() != level) vp->ops = std::make_unique<LevelOpsCache<PetscScalar>>(level, vp->options.solver == PC_VPATCH_LOCAL_DENSE);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -68,7 +44,8 @@ static PetscErrorCode Sweep(PC pc, Vec b, Vec y, PetscInt n)
   PetscCall(VecMemSpace(y, &t));
   PetscCheck(s == t, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "PCVPATCH: b and x must both live on the host or on the device");
   PetscCall(vp->ops->get(s, &ops));
-  const SmootherConfig cfg = vp->config();
+  const Level &L = *vp->ops->level();
+  const SmootherConfig cfg = vp->options.config((int)L.dim, (int)L.degree, false);
   VecRead br(b, s);
   VecWrite yw(y, s, true);
   PetscCall(PetscLogEventBegin(events.smooth, pc, b, y, 0));
@@ -129,25 +106,10 @@ static PetscErrorCode SetLevelSmootherDefaults(PC pc)
 static PetscErrorCode PCSetFromOptions_VPatch(PC pc, PetscOptionItems *PetscOptionsObject)
 {
   auto *vp = static_cast<PC_VPatch *>(pc->data);
-  PetscBool flg;
-  PetscReal damping = vp->damping;
   PetscFunctionBegin;
   PetscCall(SetLevelSmootherDefaults(pc));
   PetscOptionsHeadBegin(PetscOptionsObject, "Vertex-patch smoother options");
-  PetscCall(PetscOptionsEnum("-pc_vpatch_sweep", "Order of the colors: forward, backward, or symmetric (forward then backward)", "PCVPatchSetSweepType",
-                             PCVPatchSweepTypes, (PetscEnum)vp->sweep, (PetscEnum *)&vp->sweep, nullptr));
-  PetscCall(PetscOptionsEnum("-pc_vpatch_type", "Multiplicative (colorized) or damped additive Schwarz", "PCVPatchSetCompositeType",
-                             PCVPatchCompositeTypes, (PetscEnum)vp->type, (PetscEnum *)&vp->type, nullptr));
-  PetscCall(PetscOptionsReal("-pc_vpatch_damping", "Damping factor of the patch corrections (default 1, additive 1/2^dim)", "PCVPatchSetDamping",
-                             damping, &damping, &flg));
-  if (flg) {
-    PetscCheck(damping > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_vpatch_damping must be positive, not %g", (double)damping);
-    vp->damping = damping;
-  }
-  PetscCall(PetscOptionsEnum("-pc_vpatch_local_solver", "Local patch solver: fast diagonalization or an explicitly inverted patch matrix",
-                             "PCVPatchSetLocalSolverType", PCVPatchLocalSolverTypes, (PetscEnum)vp->solver, (PetscEnum *)&vp->solver, nullptr));
-  PetscCall(PetscOptionsEList("-pc_vpatch_kernel", "GPU smoother kernel: global residual, fused local residual, boundary-only residual, basic fused",
-                              "", PCVPatchKernelTypes, 4, PCVPatchKernelTypes[vp->kernel], &vp->kernel, nullptr));
+  PetscCall(vp->options.set_from_options(PetscOptionsObject, "-pc_vpatch"));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -159,13 +121,15 @@ static PetscErrorCode PCView_VPatch(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
-  const SmootherConfig c = vp->config();
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  vertex-patch smoother: %s, sweep %s, damping %g\n", PCVPatchCompositeTypes[vp->type],
-                                   vp->type == PC_VPATCH_ADDITIVE ? "(all patches at once)" : PCVPatchSweepTypes[vp->sweep], c.damping));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  local solver: %s, GPU kernel: %s\n",
-                                   vp->solver == PC_VPATCH_LOCAL_FDM ? "fast diagonalization" : "dense inverse", PCVPatchKernelTypes[vp->kernel]));
-  if (vp->ops) {
-    const Level &L = *vp->ops->level();
+  if (!vp->ops) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  (not set up)\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  const Level &L = *vp->ops->level();
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(vp->options.view(viewer, (int)L.dim, (int)L.degree, false));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  {
     PetscInt patches = 1;
     for (PetscInt d = 0; d < L.dim; ++d) patches *= L.cells - 1;
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Q%" PetscInt_FMT " in %" PetscInt_FMT "D, %" PetscInt_FMT " cells per direction: %" PetscInt_FMT
@@ -196,26 +160,26 @@ static PetscErrorCode PCDestroy_VPatch(PC pc)
 
 static PetscErrorCode PCVPatchSetSweepType_VPatch(PC pc, PCVPatchSweepType t)
 {
-  static_cast<PC_VPatch *>(pc->data)->sweep = t;
+  static_cast<PC_VPatch *>(pc->data)->options.sweep = t;
   return PETSC_SUCCESS;
 }
 static PetscErrorCode PCVPatchSetCompositeType_VPatch(PC pc, PCVPatchCompositeType t)
 {
-  static_cast<PC_VPatch *>(pc->data)->type = t;
+  static_cast<PC_VPatch *>(pc->data)->options.type = t;
   return PETSC_SUCCESS;
 }
 static PetscErrorCode PCVPatchSetDamping_VPatch(PC pc, PetscReal w)
 {
   PetscFunctionBegin;
   PetscCheck(w > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Damping must be positive, not %g", (double)w);
-  static_cast<PC_VPatch *>(pc->data)->damping = w;
+  static_cast<PC_VPatch *>(pc->data)->options.damping = w;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 static PetscErrorCode PCVPatchSetLocalSolverType_VPatch(PC pc, PCVPatchLocalSolverType t)
 {
   auto *vp = static_cast<PC_VPatch *>(pc->data);
-  if (vp->solver != t) vp->ops.reset();
-  vp->solver = t;
+  if (vp->options.solver != t) vp->ops.reset();
+  vp->options.solver = t;
   return PETSC_SUCCESS;
 }
 

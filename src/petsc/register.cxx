@@ -8,6 +8,7 @@
 #endif
 
 PETSC_EXTERN PetscErrorCode PCCreate_VPatch(PC);
+PETSC_EXTERN PetscErrorCode PCCreate_VPatchMG(PC);
 
 namespace vpatch {
 Events events;
@@ -54,6 +55,7 @@ PetscErrorCode VPatchInitializePackage(void)
   PetscCall(PetscLogEventRegister("VPatchSetup", classid, &events.setup));
   PetscCall(PetscLogEventRegister("VPatchConvert", classid, &events.convert));
   PetscCall(PCRegister(PCVPATCH, PCCreate_VPatch));
+  PetscCall(PCRegister(PCVPATCHMG, PCCreate_VPatchMG));
   PetscCall(PetscRegisterFinalize(Finalize));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

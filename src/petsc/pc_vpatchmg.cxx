@@ -1,0 +1,267 @@
+// PCVPATCHMG: a whole multigrid cycle with vpatch smoothers in a chosen precision (single
+// by default): the residual is converted to float, the float cycle runs over the same
+// hierarchy PCMG would build from the vpatch DM (float operator, smoother, transfers,
+// exact coarse solve), and the correction is converted back. Inside a double Krylov
+// method this is the paper's mixed-precision solver (Table 7).
+#include "../../include/vpatch.h"
+#include "../cuda/vector_ops_cuda.hpp"
+#include "hierarchy.hpp"
+#include "logging.hpp"
+#include "smoother_options.hpp"
+#include "vec_access.hpp"
+#include <petsc/private/pcimpl.h>
+
+static const char *const PCVPatchMGPrecisions[] = {"single", "double", "PCVPatchMGPrecision", "PC_VPATCHMG_", nullptr};
+static const char *const PCVPatchMGCycleTypes[] = {"invalid", "v", "w", "PCVPatchMGCycleType", "PC_VPATCHMG_CYCLE_", nullptr};
+
+namespace vpatch {
+
+struct PC_VPatchMG {
+  SmootherOptions smoother;
+  PetscInt levels = -1; // -1: down to the coarsest mesh the partition allows
+  PetscInt smooth_its = 1;
+  PetscInt cycle = 1; // 1: V, 2: W
+  PetscInt precision = 0; // 0 single, 1 double
+  std::vector<std::shared_ptr<Level>> mesh;
+  std::unique_ptr<Hierarchy<float>> single;
+  std::unique_ptr<Hierarchy<double>> dbl;
+  MemSpace space = MemSpace::Host;
+
+  CycleConfig config() const
+  {
+    CycleConfig c;
+    const Level &L = *mesh.back();
+    c.smoother = smoother.config((int)L.dim, (int)L.degree, precision == 0);
+    c.smooth_its = (int)smooth_its;
+    c.cycles = (int)cycle;
+    return c;
+  }
+  void reset()
+  {
+    single.reset();
+    dbl.reset();
+  }
+};
+
+// Coarsen the operator's level as far as asked (or to 2 cells per direction, or as far as
+// the rank partition stays nested).
+static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg)
+{
+  std::shared_ptr<Level> fine;
+  MatType type;
+  PetscFunctionBegin;
+  PetscCall(LevelQuery((PetscObject)pc->pmat, &fine));
+  PetscCall(MatGetType(pc->pmat, &type));
+  PetscCheck(fine, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG,
+             "PCVPATCHMG needs the matrix-free operator of a vpatch DM (VPatchCreateOperator()); got a matrix of type %s", type);
+  PetscCheck(fine->cells >= 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "PCVPATCHMG needs at least 2 cells per direction");
+  std::vector<std::shared_ptr<Level>> mesh{fine};
+  const PetscInt wanted = mg->levels;
+  while ((wanted < 0 || (PetscInt)mesh.size() < wanted)) {
+    const Level &L = *mesh.back();
+    bool nested = L.cells % 2 == 0 && L.cells > 2;
+    for (PetscInt d = 0; d < L.dim && nested; ++d)
+      for (PetscInt c : L.cell_ranges[d]) nested = nested && c % 2 == 0;
+    if (!nested) {
+      PetscCheck(wanted < 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
+                 "-pc_vpatchmg_levels %" PetscInt_FMT ": a mesh of %" PetscInt_FMT " cells per direction on this rank grid coarsens to only %d levels",
+                 wanted, fine->cells, (int)mesh.size());
+      break;
+    }
+    std::shared_ptr<Level> coarse;
+    PetscCall(LevelCoarsen(L, &coarse));
+    mesh.push_back(coarse);
+  }
+  mg->mesh.assign(mesh.rbegin(), mesh.rend());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_VPatchMG(PC pc)
+{
+  auto *mg = static_cast<PC_VPatchMG *>(pc->data);
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(events.setup, pc, 0, 0, 0));
+  mg->reset();
+  PetscCall(BuildMeshes(pc, mg));
+  PetscCall(PetscLogEventEnd(events.setup, pc, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The hierarchy in the memory space of the vectors, created on first use.
+template <typename Number>
+static PetscErrorCode GetHierarchy(PC_VPatchMG *mg, MemSpace s, std::unique_ptr<Hierarchy<Number>> &h)
+{
+  void *stream;
+  PetscFunctionBegin;
+  if (h && mg->space != s) h.reset();
+  try {
+    if (!h) h = std::make_unique<Hierarchy<Number>>(mg->mesh, s, mg->smoother.solver == PC_VPATCH_LOCAL_DENSE);
+  } catch (const std::exception &e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "vpatch: %s", e.what());
+  }
+  mg->space = s;
+  PetscCall(CurrentStream(s, &stream));
+  h->set_stream(stream);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename From, typename To>
+static void Convert(MemSpace s, size_t n, const From *x, To *y, void *stream)
+{
+  if (s == MemSpace::Host)
+    for (size_t i = 0; i < n; ++i) y[i] = static_cast<To>(x[i]);
+#if defined(VPATCH_HAVE_CUDA)
+  else cuda::convert(n, x, y, stream);
+#else
+  (void)stream;
+#endif
+}
+
+// y = cycle(b): V/W-cycle from zero, or full multigrid (nested iteration).
+template <typename Number>
+static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, Vec y, bool full)
+{
+  auto *mg = static_cast<PC_VPatchMG *>(pc->data);
+  MemSpace s;
+  const PetscScalar *ba;
+  PetscScalar *ya;
+  PetscFunctionBegin;
+  PetscCall(VecMemSpace(b, &s));
+  PetscCall(GetHierarchy(mg, s, h));
+  Hierarchy<Number> &H = *h;
+  const int f = H.size() - 1;
+  const size_t n = (size_t)H.level(f).box().owned_points();
+  VecRead br(b, s);
+  VecWrite yw(y, s, false);
+  PetscCall(br.get(&ba));
+  PetscCall(yw.get(&ya));
+  PetscCall(PetscLogEventBegin(events.convert, pc, b, y, 0));
+  Convert(s, n, ba, H.rhs(f), H.level(f).stream());
+  PetscCall(PetscLogEventEnd(events.convert, pc, b, y, 0));
+  if (full) PetscCall(H.full(mg->config()));
+  else PetscCall(H.cycle(mg->config(), true));
+  PetscCall(PetscLogEventBegin(events.convert, pc, b, y, 0));
+  Convert(s, n, H.solution(f), ya, H.level(f).stream());
+  PetscCall(PetscLogEventEnd(events.convert, pc, b, y, 0));
+  PetscCall(yw.restore());
+  PetscCall(br.restore());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Apply(PC pc, Vec b, Vec y, bool full)
+{
+  auto *mg = static_cast<PC_VPatchMG *>(pc->data);
+  PetscFunctionBegin;
+  if (mg->precision == 0) PetscCall(Run(pc, mg->single, b, y, full));
+  else PetscCall(Run(pc, mg->dbl, b, y, full));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_VPatchMG(PC pc, Vec b, Vec y) { return Apply(pc, b, y, false); }
+
+static PetscErrorCode PCSetFromOptions_VPatchMG(PC pc, PetscOptionItems *PetscOptionsObject)
+{
+  auto *mg = static_cast<PC_VPatchMG *>(pc->data);
+  PetscBool flg;
+  PetscInt v;
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Vertex-patch multigrid (mixed precision) options");
+  PetscCall(PetscOptionsEList("-pc_vpatchmg_precision", "Precision of the multigrid cycle", "", PCVPatchMGPrecisions, 2,
+                              PCVPatchMGPrecisions[mg->precision], &mg->precision, &flg));
+  if (flg) mg->reset();
+  v = mg->levels;
+  PetscCall(PetscOptionsInt("-pc_vpatchmg_levels", "Number of levels (default: coarsen to 2 cells per direction)", "", v, &v, &flg));
+  if (flg) {
+    PetscCheck(v >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_vpatchmg_levels must be at least 1, not %" PetscInt_FMT, v);
+    mg->levels = v;
+  }
+  PetscCall(PetscOptionsInt("-pc_vpatchmg_smooth_its", "Pre- and post-smoothing sweeps per level", "", mg->smooth_its, &v, &flg));
+  if (flg) {
+    PetscCheck(v >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_vpatchmg_smooth_its must be at least 1, not %" PetscInt_FMT, v);
+    mg->smooth_its = v;
+  }
+  PetscCall(PetscOptionsEList("-pc_vpatchmg_cycle_type", "Cycle type", "", PCVPatchMGCycleTypes + 1, 2, PCVPatchMGCycleTypes[mg->cycle], &v, &flg));
+  if (flg) mg->cycle = v + 1;
+  PetscCall(mg->smoother.set_from_options(PetscOptionsObject, "-pc_vpatchmg"));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
+{
+  auto *mg = static_cast<PC_VPatchMG *>(pc->data);
+  PetscBool ascii;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %s-precision multigrid, %s-cycle, %" PetscInt_FMT " pre- and post-smoothing sweeps\n",
+                                   PCVPatchMGPrecisions[mg->precision], mg->cycle == 1 ? "V" : "W", mg->smooth_its));
+  if (mg->mesh.empty()) PetscFunctionReturn(PETSC_SUCCESS);
+  const Level &F = *mg->mesh.back();
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(mg->smoother.view(viewer, (int)F.dim, (int)F.degree, mg->precision == 0));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%d levels of Q%" PetscInt_FMT " in %" PetscInt_FMT "D (%s vectors, operator, transfers and smoother):\n",
+                                   (int)mg->mesh.size(), F.degree, F.dim, mg->precision == 0 ? "float" : "double"));
+  for (size_t l = 0; l < mg->mesh.size(); ++l)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  level %d: %" PetscInt_FMT " cells per direction, %" PetscInt_FMT " unknowns%s\n", (int)l,
+                                     mg->mesh[l]->cells, mg->mesh[l]->global_points(),
+                                     l == 0 ? (mg->mesh[l]->cells == 2 ? " (exact coarse solve: one vpatch application)" : " (coarse: one vpatch application)") : ""));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCReset_VPatchMG(PC pc)
+{
+  auto *mg = static_cast<PC_VPatchMG *>(pc->data);
+  mg->reset();
+  mg->mesh.clear();
+  return PETSC_SUCCESS;
+}
+
+static PetscErrorCode PCDestroy_VPatchMG(PC pc)
+{
+  PetscFunctionBegin;
+  delete static_cast<PC_VPatchMG *>(pc->data);
+  pc->data = nullptr;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchMGApplyFull_C", nullptr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCVPatchMGApplyFull_VPatchMG(PC pc, Vec b, Vec y) { return Apply(pc, b, y, true); }
+
+} // namespace vpatch
+
+using namespace vpatch;
+
+PETSC_EXTERN PetscErrorCode PCCreate_VPatchMG(PC pc)
+{
+  PetscFunctionBegin;
+  pc->data = new PC_VPatchMG();
+  pc->ops->setup = PCSetUp_VPatchMG;
+  pc->ops->apply = PCApply_VPatchMG;
+  pc->ops->setfromoptions = PCSetFromOptions_VPatchMG;
+  pc->ops->view = PCView_VPatchMG;
+  pc->ops->reset = PCReset_VPatchMG;
+  pc->ops->destroy = PCDestroy_VPatchMG;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchMGApplyFull_C", PCVPatchMGApplyFull_VPatchMG));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCVPatchMGApplyFull(PC pc, Vec b, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCSetUp(pc));
+  PetscUseMethod(pc, "PCVPatchMGApplyFull_C", (PC, Vec, Vec), (pc, b, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCVPatchMGGetLevels(PC pc, PetscInt *levels)
+{
+  PetscBool flg;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCVPATCHMG, &flg));
+  PetscCheck(flg, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "Not a PCVPATCHMG");
+  PetscCall(PCSetUp(pc));
+  *levels = (PetscInt)static_cast<PC_VPatchMG *>(pc->data)->mesh.size();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

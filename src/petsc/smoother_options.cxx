@@ -1,0 +1,67 @@
+#include "smoother_options.hpp"
+
+const char *const PCVPatchSweepTypes[]       = {"forward", "backward", "symmetric", "PCVPatchSweepType", "PC_VPATCH_SWEEP_", nullptr};
+const char *const PCVPatchCompositeTypes[]   = {"multiplicative", "additive", "PCVPatchCompositeType", "PC_VPATCH_", nullptr};
+const char *const PCVPatchLocalSolverTypes[] = {"fdm", "dense", "PCVPatchLocalSolverType", "PC_VPATCH_LOCAL_", nullptr};
+static const char *const kernel_names[]      = {"global", "fused", "boundary", "basic", "auto"};
+
+namespace vpatch {
+
+SmootherKernel default_kernel(int dim, int degree, bool single)
+{
+  (void)dim; (void)degree; (void)single;
+  return SmootherKernel::Fused;
+}
+
+SmootherConfig SmootherOptions::config(int dim, int degree, bool single) const
+{
+  SmootherConfig c;
+  c.sweep = sweep == PC_VPATCH_SWEEP_FORWARD ? SweepType::Forward : sweep == PC_VPATCH_SWEEP_BACKWARD ? SweepType::Backward : SweepType::Symmetric;
+  c.type = type == PC_VPATCH_MULTIPLICATIVE ? CompositeType::Multiplicative : CompositeType::Additive;
+  c.solver = solver == PC_VPATCH_LOCAL_FDM ? LocalSolver::FDM : LocalSolver::Dense;
+  c.kernel = kernel < 0 ? default_kernel(dim, degree, single) : (SmootherKernel)kernel;
+  // at most 2^dim patches overlap at a point: the additive default keeps the sum stable
+  c.damping = damping > 0 ? damping : (type == PC_VPATCH_ADDITIVE ? 1.0 / (1 << dim) : 1.0);
+  return c;
+}
+
+PetscErrorCode SmootherOptions::set_from_options(PetscOptionItems *PetscOptionsObject, const char *stem)
+{
+  char name[64];
+  PetscBool flg;
+  PetscReal w = damping;
+  PetscInt kern = kernel < 0 ? 4 : kernel;
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%s_sweep", stem));
+  PetscCall(PetscOptionsEnum(name, "Order of the colors: forward, backward, or symmetric (forward then backward)", "PCVPatchSetSweepType",
+                             PCVPatchSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, nullptr));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%s_type", stem));
+  PetscCall(PetscOptionsEnum(name, "Multiplicative (colorized) or damped additive Schwarz", "PCVPatchSetCompositeType", PCVPatchCompositeTypes,
+                             (PetscEnum)type, (PetscEnum *)&type, nullptr));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%s_damping", stem));
+  PetscCall(PetscOptionsReal(name, "Damping of the patch corrections (default 1; additive 1/2^dim)", "PCVPatchSetDamping", w, &w, &flg));
+  if (flg) {
+    PetscCheck(w > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be positive, not %g", name, (double)w);
+    damping = w;
+  }
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%s_local_solver", stem));
+  PetscCall(PetscOptionsEnum(name, "Local patch solver: fast diagonalization or the explicitly inverted patch matrix", "PCVPatchSetLocalSolverType",
+                             PCVPatchLocalSolverTypes, (PetscEnum)solver, (PetscEnum *)&solver, nullptr));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%s_kernel", stem));
+  PetscCall(PetscOptionsEList(name, "GPU smoother kernel (auto: the fastest measured)", "", kernel_names, 5, kernel_names[kern], &kern, &flg));
+  if (flg) kernel = kern == 4 ? -1 : kern;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SmootherOptions::view(PetscViewer viewer, int dim, int degree, bool single) const
+{
+  const SmootherConfig c = config(dim, degree, single);
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "vertex-patch smoother: %s, sweep %s, damping %g\n", PCVPatchCompositeTypes[type],
+                                   type == PC_VPATCH_ADDITIVE ? "(all patches at once)" : PCVPatchSweepTypes[sweep], c.damping));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "local solver: %s, GPU kernel: %s%s\n", solver == PC_VPATCH_LOCAL_FDM ? "fast diagonalization" : "dense inverse",
+                                   kernel_names[(int)c.kernel], kernel < 0 ? " (auto)" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+} // namespace vpatch
