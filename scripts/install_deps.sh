@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs what vpatch needs on Debian 12 (only what is missing): PETSc 3.18 (petsc-dev,
+# with OpenMPI), CMake, a C++17 compiler, pkg-config.
+set -euo pipefail
+pkgs=(petsc-dev libopenmpi-dev openmpi-bin cmake g++ make pkg-config)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
+fi
