@@ -16,5 +16,6 @@ if [ ${#missing[@]} -gt 0 ]; then $SUDO apt-get update -q && DEBIAN_FRONTEND=non
 export PATH=/usr/local/cuda/bin:$PATH
 PETSC_DIR=$petsc PETSC_ARCH= cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release -DVPATCH_CUDA=ON -DBUILD_TESTING=OFF >/dev/null
 cmake --build build-cuda -j"$(nproc)"
-nm -D --defined-only build-cuda/libvpatch.so | grep -q patch_correct || { echo "CUDA kernels missing from libvpatch.so"; exit 1; }
+n=$(nm -DC --defined-only build-cuda/libvpatch.so | grep -c "vpatch::cuda::patch_correct" || true)
+[ "$n" -gt 0 ] || { echo "CUDA kernels missing from libvpatch.so"; exit 1; }
 echo "CUDA build: OK (build-cuda/libvpatch.so, build-cuda/examples/poisson)"

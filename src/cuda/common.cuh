@@ -78,7 +78,7 @@ __device__ __forceinline__ int tidx(int x, int y, int z)
 // broadcast (Listing 2). Padded (Basic): thread (tx, ty) of an N x N frame, masked by
 // coordinates, and direction 0 computed transposed as in Listing 1.
 //
-// The z loop is fully unrolled (register accumulators); for dir < 2 the matrix entries
+// The z loop is fully unrolled (register accumulators), the k loop for small sizes; for dir < 2 the matrix entries
 // are loaded once per k for all z, for dir == 2 the input entry is. With InPlace the
 // results are stored only after a __syncthreads(), so out may alias the inputs. Every
 // thread of the block must call this (it may synchronize).
@@ -108,7 +108,10 @@ __device__ __forceinline__ void contract(int t, const Number *const (&mats)[NM],
 #pragma unroll
     for (int v = 0; v < NV; ++v) acc[z][v] = Number(0);
   if (active) {
-#pragma unroll
+    // Full unrolling for small contractions; for large ones (3D, k >= 5) an unroll factor
+    // of 2 keeps the compiler from hoisting many loads (register pressure: spills at 3D k = 4, 8).
+    constexpr int KU = NE * O2 <= 64 ? NE : 2;
+#pragma unroll KU
     for (int k = 0; k < NE; ++k) {
       Number mv[NM], iv[NI];
       if (dir < 2) {

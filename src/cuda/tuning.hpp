@@ -16,7 +16,7 @@ constexpr int patches_per_block(int dim, int degree, bool is_double)
   return degree == 1 ? 16
        : degree == 2 ? 8
        : degree == 3 ? 4
-       : degree == 4 ? (dim == 2 || !is_double ? 2 : 2)
+       : degree == 4 ? 2
        : 1;
 }
 

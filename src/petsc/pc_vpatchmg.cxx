@@ -76,6 +76,9 @@ static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+template <typename Number>
+static PetscErrorCode GetHierarchy(PC_VPatchMG *mg, MemSpace s, std::unique_ptr<Hierarchy<Number>> &h);
+
 static PetscErrorCode PCSetUp_VPatchMG(PC pc)
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
@@ -83,6 +86,10 @@ static PetscErrorCode PCSetUp_VPatchMG(PC pc)
   PetscCall(PetscLogEventBegin(events.setup, pc, 0, 0, 0));
   mg->reset();
   PetscCall(BuildMeshes(pc, mg));
+  MemSpace s;
+  PetscCall(MatMemSpace(pc->pmat, &s)); // allocate the hierarchy now, not inside the solve
+  if (mg->precision == 0) PetscCall(GetHierarchy(mg, s, mg->single));
+  else PetscCall(GetHierarchy(mg, s, mg->dbl));
   PetscCall(PetscLogEventEnd(events.setup, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

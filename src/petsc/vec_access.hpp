@@ -99,6 +99,17 @@ private:
   PetscScalar *a_ = nullptr;
 };
 
+// Where the vectors of an operator live (MatShellSetVecType / MatCreateVecs).
+inline PetscErrorCode MatMemSpace(Mat A, MemSpace *space)
+{
+  Vec v;
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(A, &v, nullptr));
+  PetscCall(VecMemSpace(v, space));
+  PetscCall(VecDestroy(&v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // The stream PETSc enqueues its device work on (nullptr on the host).
 PetscErrorCode CurrentStream(MemSpace s, void **stream);
 

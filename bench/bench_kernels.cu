@@ -1,0 +1,314 @@
+// PETSc-free microbenchmark of the CUDA level kernels (src/cuda): one smoothing step (all
+// 2^d colors, forward, in place) per smoother kernel variant, laplace_apply, and
+// prolongate + restrict_add, for 2D and 3D, k = 1..8, float and double, on one GPU.
+//
+// Protocol (paper section 4): one warm-up run, then 10 groups of 10 runs timed with CUDA
+// events; the best group average is reported. Output: a human-readable table on stdout and
+// a CSV file. Throughput: DoF/s, GFlop/s (flops counted by src/cuda/cost_model.hpp as the
+// kernels execute them), and the on-chip roofline of the paper's eq. (4.3):
+//   B = #SMs x 32 banks x 4 bytes x clock,  R = B F / (d_r + d_w),
+// with F and d_r + d_w the flops and shared-memory bytes of the kernel (bench/NOTES.md).
+//
+// Usage: bench_kernels [--quick] [--csv FILE] [--dim 2|3] [--kmin K] [--kmax K]
+//                      [--dofs N] [--precision float|double] [--groups G] [--reps R]
+#include "core/element1d.hpp"
+#include "core/level_tables.hpp"
+#include "cuda/cost_model.hpp"
+#include "cuda/kernels_cuda.hpp"
+#include "cuda/tuning.hpp"
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cuda_runtime.h>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace vpatch;
+
+#define CHECK_CUDA(call)                                                                                              \
+  do {                                                                                                                \
+    cudaError_t e_ = (call);                                                                                          \
+    if (e_ != cudaSuccess) throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_));              \
+  } while (0)
+
+struct Options {
+  bool quick = false;
+  std::string csv = "bench_kernels.csv";
+  int dim = 0, kmin = 1, kmax = 8, groups = 10, reps = 10;
+  double dofs = 0; // target DoF per level (0: default)
+  std::string precision;
+};
+
+// ---------------------------------------------------------------------------------------
+// Helpers: device vectors filled on the device, r = b - t.
+
+template <typename Number>
+__global__ void fill_kernel(Number *v, long n, unsigned seed)
+{
+  for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x) {
+    unsigned h = (unsigned)i * 2654435761u ^ seed * 2246822519u;
+    h ^= h >> 15; h *= 2246822519u; h ^= h >> 13; h *= 3266489917u; h ^= h >> 16;
+    v[i] = Number(2.0 * (h / 4294967296.0) - 1.0);
+  }
+}
+
+template <typename Number>
+__global__ void residual_kernel(const Number *b, const Number *t, Number *r, long n)
+{
+  for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x) r[i] = b[i] - t[i];
+}
+
+template <typename Number>
+struct DevVec {
+  Number *p = nullptr;
+  long n = 0;
+  explicit DevVec(long count, unsigned seed) : n(count)
+  {
+    p = static_cast<Number *>(cuda::device_malloc(sizeof(Number) * n));
+    fill_kernel<Number><<<1024, 256>>>(p, n, seed);
+    CHECK_CUDA(cudaGetLastError());
+  }
+  DevVec(const DevVec &) = delete;
+  DevVec &operator=(const DevVec &) = delete;
+  ~DevVec() { cuda::device_free(p); }
+};
+
+template <typename Number>
+struct DevTables {
+  std::vector<void *> ptrs;
+  OperatorView<Number> op{};
+  PatchView<Number> pv{};
+  TransferView<Number> tv{};
+  const Number *put(const std::vector<Number> &v)
+  {
+    if (v.empty()) return nullptr;
+    void *p = cuda::device_malloc(v.size() * sizeof(Number));
+    cuda::copy_to_device(p, v.data(), v.size() * sizeof(Number));
+    ptrs.push_back(p);
+    return static_cast<const Number *>(p);
+  }
+  explicit DevTables(const LevelTables<Number> &t)
+  {
+    op = {put(t.mass), put(t.stiffness)};
+    pv = {put(t.mass_rows), put(t.stiffness_rows), put(t.eigenvectors), put(t.eigenvectors_t), put(t.eigenvalues), nullptr};
+    tv = {put(t.prolongation), put(t.restriction)};
+  }
+  ~DevTables()
+  {
+    for (void *p : ptrs) cuda::device_free(p);
+  }
+};
+
+static Box full_box(int dim, int k, int cells)
+{
+  const int n = cells * k + 1;
+  int os[3] = {0, 0, 0}, om[3] = {n, n, dim == 3 ? n : 1};
+  return make_box(dim, k, cells, os, om, os, om);
+}
+
+// Best average over `groups` groups of `reps` runs (after one warm-up run), in seconds.
+static double time_best(const std::function<void()> &f, cudaStream_t s, int groups, int reps)
+{
+  cudaEvent_t a, b;
+  CHECK_CUDA(cudaEventCreate(&a));
+  CHECK_CUDA(cudaEventCreate(&b));
+  f();
+  CHECK_CUDA(cudaStreamSynchronize(s));
+  double best = 1e300;
+  for (int g = 0; g < groups; ++g) {
+    CHECK_CUDA(cudaEventRecord(a, s));
+    for (int r = 0; r < reps; ++r) f();
+    CHECK_CUDA(cudaEventRecord(b, s));
+    CHECK_CUDA(cudaEventSynchronize(b));
+    float ms = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+    best = std::min(best, 1e-3 * ms / reps);
+  }
+  CHECK_CUDA(cudaGetLastError());
+  CHECK_CUDA(cudaEventDestroy(a));
+  CHECK_CUDA(cudaEventDestroy(b));
+  return best;
+}
+
+struct Device {
+  std::string name;
+  int sms = 0;
+  double clock_hz = 0;
+  double onchip_bw() const { return sms * 32.0 * 4.0 * clock_hz; } // bytes/s
+};
+
+struct Row {
+  int dim, k;
+  const char *prec;
+  std::string op;
+  double dofs, seconds, flops, bytes; // flops, bytes: per call
+};
+
+static FILE *g_csv = nullptr;
+static Device g_dev;
+
+static void emit(const Row &r)
+{
+  const double gdofs = r.dofs / r.seconds * 1e-9, gflops = r.flops / r.seconds * 1e-9;
+  const double roof = g_dev.onchip_bw() * r.flops / r.bytes * 1e-9; // GFlop/s
+  const double pct = 100.0 * gflops / roof;
+  std::printf("%3d %3d %-6s %-22s %12.0f %10.4f %9.3f %9.1f %9.1f %6.1f%%\n", r.dim, r.k, r.prec, r.op.c_str(), r.dofs,
+              1e3 * r.seconds, gdofs, gflops, roof, pct);
+  std::fflush(stdout);
+  if (g_csv) {
+    std::fprintf(g_csv, "%s,%d,%d,%s,%s,%.0f,%.6e,%.6e,%.6e,%.6e,%.6e,%.3f,%.6e,%.6e\n", g_dev.name.c_str(), r.dim, r.k,
+                 r.prec, r.op.c_str(), r.dofs, r.seconds, gdofs, gflops, roof, g_dev.onchip_bw() * 1e-9, pct, r.flops,
+                 r.bytes);
+    std::fflush(g_csv);
+  }
+}
+
+template <typename Number>
+static void bench_level(int dim, int k, const Options &opt)
+{
+  const char *prec = sizeof(Number) == 8 ? "double" : "float";
+  const double target = opt.dofs > 0 ? opt.dofs : (opt.quick ? 8e6 : (dim == 2 ? 64e6 : 50e6));
+  const double per_dir = std::pow(target, 1.0 / dim);
+  int cells = std::max(4, (int)std::lround((per_dir - 1) / k));
+  cells += cells & 1; // even: the coarse level of the transfer has cells / 2
+  const Box box = full_box(dim, k, cells), coarse = full_box(dim, k, cells / 2);
+  const long nl = box.local_points();
+  const double dofs = (double)nl;
+  const Element1D e(k);
+  const Level1D lev(e, cells), clev(e, cells / 2);
+  const LevelTables<Number> tab(dim, e, lev, false), ctab(dim, e, clev, false);
+  DevTables<Number> dt(tab), dct(ctab);
+  cudaStream_t s;
+  CHECK_CUDA(cudaStreamCreate(&s));
+  {
+    DevVec<Number> x(nl, 1), b(nl, 2), t(nl, 3), xc(coarse.local_points(), 4), yc(coarse.local_points(), 5);
+    const int ncolors = 1 << dim;
+    const double npatches = std::pow((double)(cells - 1), dim), ncells = std::pow((double)cells, dim),
+                 ncoarse = std::pow((double)(cells / 2), dim);
+    const int bsz = sizeof(Number);
+    auto patch_row = [&](const char *name, cuda::SmootherKernel kern, PatchResidual mode, double extra_flops, double extra_bytes) {
+      const cuda::KernelCost c = cuda::patch_cost(dim, k, kern, mode);
+      auto run = [&] {
+        for (int color = 0; color < ncolors; ++color)
+          cuda::patch_correct<Number>(box, dt.pv, LocalSolver::FDM, mode, color, Number(1), b.p, x.p, x.p, kern, s);
+      };
+      try {
+        const double sec = time_best(run, s, opt.groups, opt.reps);
+        emit({dim, k, prec, name, dofs, sec, npatches * c.flops + extra_flops, npatches * (c.reads + c.writes) * bsz + extra_bytes});
+      } catch (const std::invalid_argument &ex) {
+        std::printf("%3d %3d %-6s %-22s skipped: %s\n", dim, k, prec, name, ex.what());
+      }
+    };
+    patch_row("smooth_fused", cuda::SmootherKernel::Fused, PatchResidual::Local, 0, 0);
+    patch_row("smooth_basic", cuda::SmootherKernel::Basic, PatchResidual::Local, 0, 0);
+    patch_row("smooth_boundary", cuda::SmootherKernel::Boundary, PatchResidual::Local, 0, 0);
+    {
+      // Global: per color r = b - A x (laplace_apply + vector update), then the local solves.
+      const cuda::KernelCost lc = cuda::laplace_cost(dim, k), pc = cuda::patch_cost(dim, k, cuda::SmootherKernel::Global, PatchResidual::Given);
+      auto run = [&] {
+        for (int color = 0; color < ncolors; ++color) {
+          cuda::memset_zero(t.p, sizeof(Number) * nl, s);
+          cuda::laplace_apply<Number>(box, dt.op, x.p, t.p, s);
+          residual_kernel<Number><<<2048, 256, 0, s>>>(b.p, t.p, t.p, nl);
+          CHECK_CUDA(cudaGetLastError());
+          cuda::patch_correct<Number>(box, dt.pv, LocalSolver::FDM, PatchResidual::Given, color, Number(1), t.p, x.p, x.p,
+                                      cuda::SmootherKernel::Global, s);
+        }
+      };
+      const double sec = time_best(run, s, opt.groups, opt.reps);
+      emit({dim, k, prec, "smooth_global", dofs, sec, ncolors * ncells * lc.flops + npatches * pc.flops,
+            (ncolors * ncells * (lc.reads + lc.writes) + npatches * (pc.reads + pc.writes)) * bsz});
+    }
+    {
+      const cuda::KernelCost c = cuda::laplace_cost(dim, k);
+      const double sec = time_best([&] { cuda::laplace_apply<Number>(box, dt.op, x.p, t.p, s); }, s, opt.groups, opt.reps);
+      emit({dim, k, prec, "laplace_apply", dofs, sec, ncells * c.flops, ncells * (c.reads + c.writes) * bsz});
+    }
+    {
+      const cuda::KernelCost c = cuda::transfer_cost(dim, k);
+      const double sec = time_best(
+        [&] {
+          // no feedback between the two (values grow only linearly over the runs)
+          cuda::prolongate<Number>(coarse, box, dct.tv, xc.p, t.p, s);
+          cuda::restrict_add<Number>(coarse, box, dct.tv, x.p, yc.p, s);
+        },
+        s, opt.groups, opt.reps);
+      emit({dim, k, prec, "prolongate+restrict", dofs, sec, ncoarse * c.flops, ncoarse * (c.reads + c.writes) * bsz});
+    }
+    CHECK_CUDA(cudaStreamSynchronize(s));
+  }
+  CHECK_CUDA(cudaStreamDestroy(s));
+}
+
+int main(int argc, char **argv)
+{
+  Options opt;
+  for (int i = 1; i < argc; ++i) {
+    auto next = [&](const char *what) {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "missing value for %s\n", what);
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (!std::strcmp(argv[i], "--quick")) opt.quick = true;
+    else if (!std::strcmp(argv[i], "--csv")) opt.csv = next("--csv");
+    else if (!std::strcmp(argv[i], "--dim")) opt.dim = std::atoi(next("--dim"));
+    else if (!std::strcmp(argv[i], "--kmin")) opt.kmin = std::atoi(next("--kmin"));
+    else if (!std::strcmp(argv[i], "--kmax")) opt.kmax = std::atoi(next("--kmax"));
+    else if (!std::strcmp(argv[i], "--dofs")) opt.dofs = std::atof(next("--dofs"));
+    else if (!std::strcmp(argv[i], "--groups")) opt.groups = std::atoi(next("--groups"));
+    else if (!std::strcmp(argv[i], "--reps")) opt.reps = std::atoi(next("--reps"));
+    else if (!std::strcmp(argv[i], "--precision")) opt.precision = next("--precision");
+    else if (argv[i][0] != '-') opt.csv = argv[i];
+    else {
+      std::fprintf(stderr,
+                   "usage: %s [--quick] [--csv FILE | FILE] [--dim 2|3] [--kmin K] [--kmax K] [--dofs N] "
+                   "[--precision float|double] [--groups G] [--reps R]\n",
+                   argv[0]);
+      return 2;
+    }
+  }
+  if (opt.quick && opt.groups == 10 && opt.reps == 10) opt.groups = 5;
+  try {
+    int dev = 0;
+    CHECK_CUDA(cudaGetDevice(&dev));
+    cudaDeviceProp prop{};
+    CHECK_CUDA(cudaGetDeviceProperties(&prop, dev));
+    int clock_khz = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev)); // cudaDeviceProp::clockRate is gone in CUDA 13
+    g_dev.name = prop.name;
+    g_dev.sms = prop.multiProcessorCount;
+    g_dev.clock_hz = 1e3 * clock_khz;
+    g_csv = std::fopen(opt.csv.c_str(), "w");
+    if (!g_csv) throw std::runtime_error("cannot open " + opt.csv);
+    std::fprintf(g_csv, "device,dim,k,precision,operation,dofs,seconds,gdofs_per_s,gflops,roofline_gflops,onchip_bw_gbs,"
+                        "roofline_pct,flops_per_call,shared_bytes_per_call\n");
+    std::printf("device: %s, %d SMs, clock %.0f MHz, on-chip bandwidth B = %.1f TB/s\n", prop.name, g_dev.sms,
+                g_dev.clock_hz * 1e-6, g_dev.onchip_bw() * 1e-12);
+    std::printf("protocol: 1 warm-up, %d groups of %d runs, best group average\n", opt.groups, opt.reps);
+    std::printf("%3s %3s %-6s %-22s %12s %10s %9s %9s %9s %7s\n", "dim", "k", "prec", "operation", "DoF", "time[ms]",
+                "GDoF/s", "GFlop/s", "R[GF/s]", "R%");
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int dim = 2; dim <= 3; ++dim) {
+      if (opt.dim && dim != opt.dim) continue;
+      for (int k = opt.kmin; k <= opt.kmax; ++k) {
+        if (opt.precision.empty() || opt.precision == "float") bench_level<float>(dim, k, opt);
+        if (opt.precision.empty() || opt.precision == "double") bench_level<double>(dim, k, opt);
+      }
+    }
+    std::fclose(g_csv);
+    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("total %.1f s; CSV written to %s\n", total, opt.csv.c_str());
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "bench_kernels: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,117 @@
+// Operation counts of the CUDA kernels as they execute (host only, no CUDA headers): flops
+// and shared-memory traffic per patch (smoother) or per cell (Laplacian, transfers), for
+// the on-chip roofline R = B F / (d_r + d_w) of the paper's section 4.3. Each count mirrors
+// the shared-memory loads and stores of one active thread in detail::contract() (common.cuh)
+// summed over the active threads: see bench/NOTES.md for the formulas.
+#pragma once
+#include "kernels_cuda.hpp"
+
+namespace vpatch {
+namespace cuda {
+
+struct KernelCost {
+  double flops = 0;  // floating point operations (an FMA counts 2)
+  double reads = 0;  // shared-memory elements read
+  double writes = 0; // shared-memory elements written
+  KernelCost &operator+=(const KernelCost &o)
+  {
+    flops += o.flops; reads += o.reads; writes += o.writes;
+    return *this;
+  }
+};
+
+// One contract<dir, E0, E1, E2, NR, NM, NI, ...> call with `fma` multiply-adds per
+// (output point, k) and `nv` results per output point stored to shared memory.
+inline KernelCost contract_cost(int dir, int E0, int E1, int E2, int NR, int NM, int NI, int fma, int nv)
+{
+  const double O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1, O2 = dir == 2 ? NR : E2;
+  const double NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2);
+  const double plane = O0 * O1;
+  KernelCost c;
+  c.reads  = dir < 2 ? plane * NE * (NM + O2 * NI) : plane * NE * (NI + O2 * NM);
+  c.writes = plane * O2 * nv;
+  c.flops  = 2.0 * plane * O2 * NE * fma;
+  return c;
+}
+
+// One patch of patch_correct with the fast-diagonalization solver. Fused and Basic perform
+// the same operations (Basic on padded layouts); Given skips the residual; Boundary
+// contracts only the nonzero entries of the closure lines in its first step.
+inline KernelCost patch_cost(int dim, int k, SmootherKernel kernel, PatchResidual mode)
+{
+  const int n = 2 * k + 1, m = 2 * k - 1, nz = dim == 3 ? n : 1, mz = dim == 3 ? m : 1;
+  const double nint = (double)m * m * mz;
+  KernelCost c;
+  if (mode == PatchResidual::Local && kernel != SmootherKernel::Global) {
+    c.writes += (double)n * n * nz; // closure x
+    if (kernel == SmootherKernel::Boundary) {
+      const double lines = (double)n * nz, face_lines = lines - (dim == 3 ? (double)(n - 2) * (n - 2) : (double)(n - 2));
+      c.reads += m * (face_lines * 3.0 * n + (lines - face_lines) * 6.0);
+      c.flops += m * (face_lines * 4.0 * n + (lines - face_lines) * 6.0);
+      c.writes += 2.0 * m * n * nz;
+    } else {
+      c += contract_cost(0, n, n, nz, m, 2, 1, 2, 2);
+    }
+    if (dim == 2) {
+      c += contract_cost(1, m, n, 1, m, 2, 2, 2, 1);
+    } else {
+      c += contract_cost(1, m, n, n, m, 2, 2, 3, 2);
+      c += contract_cost(2, m, m, n, m, 2, 2, 2, 1);
+    }
+    c.flops += nint; // rhs - A x
+  } else {
+    c.writes += nint; // r = rhs
+  }
+  const int stages = 2 * dim;
+  for (int s = 0; s < stages; ++s) {
+    const int dir = s % dim;
+    c += contract_cost(dir, m, m, mz, m, 1, 1, 1, s == stages - 1 ? 0 : 1);
+  }
+  c.reads += dim * nint;       // eigenvalues
+  c.flops += dim * nint;       // (dim-1) adds and one division
+  c.flops += 2 * nint;         // out += scale * delta (1D tables, loaded once per block: neglected)
+  return c;
+}
+
+// One cell of laplace_apply.
+inline KernelCost laplace_cost(int dim, int k)
+{
+  const int b = k + 1, bz = dim == 3 ? b : 1;
+  KernelCost c;
+  c.writes += (double)b * b * bz;
+  c += contract_cost(0, b, b, bz, b, 2, 1, 2, 2);
+  if (dim == 2) c += contract_cost(1, b, b, 1, b, 2, 2, 2, 0);
+  else {
+    c += contract_cost(1, b, b, b, b, 2, 2, 3, 2);
+    c += contract_cost(2, b, b, b, b, 2, 2, 2, 0);
+  }
+  return c;
+}
+
+// One coarse cell of prolongate plus one of restrict_add.
+inline KernelCost transfer_cost(int dim, int k)
+{
+  const int b = k + 1, p = 2 * k + 1;
+  KernelCost c;
+  if (dim == 2) {
+    c.writes += (double)b * b;
+    c += contract_cost(0, b, b, 1, p, 1, 1, 1, 1);
+    c += contract_cost(1, p, b, 1, p, 1, 1, 1, 0);
+    c.writes += (double)p * p;
+    c += contract_cost(0, p, p, 1, b, 1, 1, 1, 1);
+    c += contract_cost(1, b, p, 1, b, 1, 1, 1, 0);
+  } else {
+    c.writes += (double)b * b * b;
+    c += contract_cost(0, b, b, b, p, 1, 1, 1, 1);
+    c += contract_cost(1, p, b, b, p, 1, 1, 1, 1);
+    c += contract_cost(2, p, p, b, p, 1, 1, 1, 0);
+    c.writes += (double)p * p * p;
+    c += contract_cost(0, p, p, p, b, 1, 1, 1, 1);
+    c += contract_cost(1, b, p, p, b, 1, 1, 1, 1);
+    c += contract_cost(2, b, b, p, b, 1, 1, 1, 0);
+  }
+  return c;
+}
+
+} // namespace cuda
+} // namespace vpatch

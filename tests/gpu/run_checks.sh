@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# GPU acceptance checks (run on a machine with an NVIDIA GPU and a CUDA PETSc, from the
+# repository root, after building build-cuda with CMake): kernel tests against the CPU
+# reference, the PETSc solver on the device against the CPU path (iterations, errors),
+# host-device copies inside KSPSolve, and compute-sanitizer memcheck/racecheck.
+# Usage: tests/gpu/run_checks.sh [build dir] [log dir]
+set -uo pipefail
+B=${1:-build-cuda}
+LOG=${2:-${OUT:-/tmp}}
+P=$B/examples/poisson
+fails=0; passes=0
+ok()   { passes=$((passes+1)); echo "PASS $*"; }
+bad()  { fails=$((fails+1)); echo "FAIL $*"; }
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
+
+echo "== kernel tests (CUDA vs CPU reference, all variants)"
+if $B/tests/gpu/test_kernels_cuda > $LOG/kernels.log 2>&1; then ok "kernels: $(tail -1 $LOG/kernels.log)"; else bad "kernels: $(tail -1 $LOG/kernels.log)"; fi
+
+echo "== PETSc solves: device against host"
+cmp_run() { # args: label, options...
+  local label=$1; shift
+  local c g
+  c=$($P "$@" 2>&1 | grep '^summary:') || true
+  g=$($P "$@" -dm_vec_type cuda 2>&1 | grep '^summary:') || true
+  local ic ig ec eg dev
+  ic=$(echo "$c" | field iterations); ig=$(echo "$g" | field iterations)
+  ec=$(echo "$c" | field l2_error); eg=$(echo "$g" | field l2_error); dev=$(echo "$g" | field device)
+  echo "$label cpu: $c" >> $LOG/compare.log; echo "$label gpu: $g" >> $LOG/compare.log
+  if [ -n "$ic" ] && [ "$ic" = "$ig" ] && [ "$dev" = cuda ] && python3 -c "import sys; a,b=float('$ec'),float('$eg'); sys.exit(0 if abs(a-b)<=1e-8*abs(a)+1e-14 else 1)"; then
+    ok "$label: iterations $ic/$ig, l2 $ec/$eg"
+  else bad "$label: iterations $ic/$ig, l2 $ec/$eg, device $dev"; fi
+}
+for k in 1 2 3 4 5 6 7 8 9 10; do cmp_run "2D Q$k mg" -dim 2 -degree $k -refine 5 -pc_type mg -pc_mg_levels 5 -mg_levels_pc_type vpatch; done
+for k in 1 2 3 4 5 6 7 8; do cmp_run "3D Q$k mg" -dim 3 -degree $k -refine 3 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch; done
+for kern in fused boundary global basic; do
+  cmp_run "3D Q4 kernel $kern" -dim 3 -degree 4 -refine 3 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -mg_levels_pc_vpatch_kernel $kern
+  cmp_run "2D Q6 kernel $kern" -dim 2 -degree 6 -refine 5 -pc_type mg -pc_mg_levels 5 -mg_levels_pc_type vpatch -mg_levels_pc_vpatch_kernel $kern
+done
+cmp_run "3D Q3 symmetric CG" -dim 3 -degree 3 -refine 3 -ksp_type cg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -mg_levels_pc_vpatch_sweep symmetric
+cmp_run "3D Q3 additive CG" -dim 3 -degree 3 -refine 3 -ksp_type cg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -mg_levels_pc_vpatch_type additive
+cmp_run "3D Q2 chebyshev/jacobi" -dim 3 -degree 2 -refine 4 -pc_type mg -pc_mg_levels 4 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi
+for k in 1 3 7; do cmp_run "3D Q$k mixed fmg" -dim 3 -degree $k -refine 3 -pc_type vpatchmg -fmg; done
+cmp_run "2D Q5 mixed" -dim 2 -degree 5 -refine 6 -pc_type vpatchmg
+# two ranks on one GPU: ghost exchange of device arrays through the DMDA's PetscSF
+c=$(mpiexec -n 1 $P -dim 3 -degree 3 -refine 3 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -dm_vec_type cuda | grep '^summary:' | field iterations)
+g=$(mpiexec --oversubscribe -n 2 $P -dim 3 -degree 3 -refine 3 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -dm_vec_type cuda | grep '^summary:' | field iterations)
+[ -n "$c" ] && [ "$c" = "$g" ] && ok "2 ranks on the GPU: iterations $c/$g" || bad "2 ranks on the GPU: iterations $c/$g"
+
+echo "== no host-device copies inside KSPSolve"
+$P -dim 3 -degree 4 -refine 4 -pc_type mg -pc_mg_levels 4 -mg_levels_pc_type vpatch -dm_vec_type cuda -log_view -log_view_gpu_time > $LOG/logview_mg.txt 2>&1
+$P -dim 3 -degree 4 -refine 4 -pc_type vpatchmg -dm_vec_type cuda -log_view -log_view_gpu_time > $LOG/logview_vpatchmg.txt 2>&1
+for f in $LOG/logview_mg.txt $LOG/logview_vpatchmg.txt; do
+  # columns of the KSPSolve line: ... CpuToGpu Count Size GpuToCpu Count Size GPU %F
+  line=$(grep -E '^KSPSolve ' $f | head -1)
+  n=$(echo "$line" | awk '{print $(NF-4)+$(NF-2)}')
+  [ -n "$line" ] && [ "$n" = "0" ] && ok "$(basename $f): KSPSolve copies 0" || bad "$(basename $f): KSPSolve line: $line"
+done
+
+echo "== compute-sanitizer"
+CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+for tool in memcheck racecheck; do
+  $CS --tool $tool --error-exitcode 9 $B/tests/gpu/test_kernels_cuda --quick > $LOG/sanitizer_${tool}_kernels.log 2>&1
+  rc=$?; [ $rc = 0 ] && ok "$tool kernels" || bad "$tool kernels (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_${tool}_kernels.log)"
+done
+$CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 3 -cells 4 -pc_type mg -pc_mg_levels 2 -mg_levels_pc_type vpatch -dm_vec_type cuda > $LOG/sanitizer_memcheck_solver.log 2>&1
+rc=$?; [ $rc = 0 ] && ok "memcheck solver" || bad "memcheck solver (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_solver.log)"
+echo "$passes passed, $fails failed"
+[ $fails = 0 ]
