@@ -19,36 +19,26 @@ static PetscErrorCode GetLevel(DM dm, std::shared_ptr<Level> *level)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SyncVecType(DM dm, DM da)
+// Vectors of the DM's layout (the DMDA's ownership), in the DM's vector type, carrying the
+// vpatch DM (PETSc's DM vector pools check it). They are plain vectors, not the DMDA's: the
+// DMDA's natural-ordering VecView would misread the DMSHELL they carry.
+static PetscErrorCode CreateVector(DM dm, bool local, Vec *v)
 {
+  std::shared_ptr<Level> L;
   VecType vtype;
   PetscFunctionBegin;
+  PetscCall(GetLevel(dm, &L));
   PetscCall(DMGetVecType(dm, &vtype));
-  PetscCall(DMSetVecType(da, vtype));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode CreateGlobalVector_VPatch(DM dm, Vec *v)
-{
-  std::shared_ptr<Level> L;
-  PetscFunctionBegin;
-  PetscCall(GetLevel(dm, &L));
-  PetscCall(SyncVecType(dm, L->da));
-  PetscCall(DMCreateGlobalVector(L->da, v));
+  const PetscInt n = local ? (PetscInt)L->box.local_points() : (PetscInt)L->box.owned_points();
+  PetscCall(VecCreate(local ? PETSC_COMM_SELF : PetscObjectComm((PetscObject)dm), v));
+  PetscCall(VecSetSizes(*v, n, local ? n : L->global_points()));
+  PetscCall(VecSetType(*v, vtype ? vtype : VECSTANDARD));
   PetscCall(VecSetDM(*v, dm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CreateLocalVector_VPatch(DM dm, Vec *v)
-{
-  std::shared_ptr<Level> L;
-  PetscFunctionBegin;
-  PetscCall(GetLevel(dm, &L));
-  PetscCall(SyncVecType(dm, L->da));
-  PetscCall(DMCreateLocalVector(L->da, v));
-  PetscCall(VecSetDM(*v, dm));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+static PetscErrorCode CreateGlobalVector_VPatch(DM dm, Vec *v) { return CreateVector(dm, false, v); }
+static PetscErrorCode CreateLocalVector_VPatch(DM dm, Vec *v) { return CreateVector(dm, true, v); }
 
 static PetscErrorCode GlobalToLocalBegin_VPatch(DM dm, Vec g, InsertMode mode, Vec l)
 {

