@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The paper's Table 7 on one GPU: 3D, k = 1, 3, 7 at 135M, 454M and 721M DoF, full
+# multigrid then FGMRES to a 1e-9 relative residual, with the V-cycle in double and in
+# single precision (PCVPATCHMG). Prints the summary lines and the peak device memory.
+# Usage: bench/table7.sh [build dir] [out dir] [repeats]
+set -uo pipefail
+B=${1:-build-cuda}; O=${2:-${OUT:-/tmp}}; R=${3:-3}
+P=$B/examples/poisson
+run() { # label, options
+  local label=$1; shift
+  nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 > $O/mem_$label.log &
+  local mon=$!
+  local line
+  line=$($P -dim 3 "$@" -dm_vec_type cuda -pc_type vpatchmg -fmg -repeat $R -ksp_gmres_restart 5 2>&1 | tee $O/run_$label.log | grep '^summary:')
+  kill $mon; wait $mon 2>/dev/null
+  local peak; peak=$(sort -n $O/mem_$label.log | tail -1)
+  echo "$line peak_device_mib=$peak label=$label"
+}
+for cfg in "1 512" "3 256" "7 128"; do
+  set -- $cfg
+  for prec in double single; do run "k$1_$prec" -degree $1 -cells $2 -pc_vpatchmg_precision $prec; done
+done
+# device memory of a double CG + vpatch PCMG solve at 721M DoF (in vectors of 721M doubles)
+nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 > $O/mem_cg.log & mon=$!
+base=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits)
+line=$($P -dim 3 -degree 7 -cells 128 -dm_vec_type cuda -ksp_type cg -pc_type mg -pc_mg_levels 7 -mg_levels_pc_type vpatch -mg_levels_pc_vpatch_sweep symmetric 2>&1 | tee $O/run_cg.log | grep '^summary:')
+kill $mon; wait $mon 2>/dev/null
+peak=$(sort -n $O/mem_cg.log | tail -1)
+echo "$line peak_device_mib=$peak vectors=$(python3 -c "print(round(($peak-$base)*2**20/(897**3*8),2))") label=cg_k7_double"
