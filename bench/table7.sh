@@ -2,16 +2,18 @@
 # The paper's Table 7 on one GPU: 3D, k = 1, 3, 7 at 135M, 454M and 721M DoF, full
 # multigrid then FGMRES to a 1e-9 relative residual, with the V-cycle in double and in
 # single precision (PCVPATCHMG). Prints the summary lines and the peak device memory.
-# Usage: bench/table7.sh [build dir] [out dir] [repeats]
+# Usage: bench/table7.sh [build dir] [out dir] [repeats] [fmg|nofmg] [skip-cg]
+# (nofmg: the Krylov solve from zero, so both precisions run the same number of cycles)
 set -uo pipefail
-B=${1:-build-cuda}; O=${2:-${OUT:-/tmp}}; R=${3:-3}
+B=${1:-build-cuda}; O=${2:-${OUT:-/tmp}}; R=${3:-3}; START=${4:-fmg}; CG=${5:-cg}
+FMG=""; [ "$START" = fmg ] && FMG=-fmg
 P=$B/examples/poisson
 run() { # label, options
   local label=$1; shift
   nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 > $O/mem_$label.log &
   local mon=$!
   local line
-  line=$($P -dim 3 "$@" -dm_vec_type cuda -pc_type vpatchmg -fmg -repeat $R -ksp_gmres_restart 5 2>&1 | tee $O/run_$label.log | grep '^summary:')
+  line=$($P -dim 3 "$@" -dm_vec_type cuda -pc_type vpatchmg $FMG -repeat $R -ksp_gmres_restart 5 2>&1 | tee $O/run_$label.log | grep '^summary:')
   kill $mon; wait $mon 2>/dev/null
   local peak; peak=$(sort -n $O/mem_$label.log | tail -1)
   echo "$line peak_device_mib=$peak label=$label"
@@ -20,6 +22,7 @@ for cfg in "1 512" "3 256" "7 128"; do
   set -- $cfg
   for prec in double single; do run "k$1_$prec" -degree $1 -cells $2 -pc_vpatchmg_precision $prec; done
 done
+[ "$CG" = cg ] || exit 0
 # device memory of a double CG + vpatch PCMG solve at 721M DoF (in vectors of 721M doubles)
 nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 > $O/mem_cg.log & mon=$!
 base=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits)
