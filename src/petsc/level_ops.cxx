@@ -23,6 +23,32 @@ constexpr bool have_cuda = true;
 constexpr bool have_cuda = false;
 #endif
 
+// Kernel work is logged as GPU time and GPU flops on the device (what -log_view reports as
+// GPU Mflop/s), as CPU flops on the host.
+PetscErrorCode KernelBegin(MemSpace s)
+{
+  PetscFunctionBegin;
+#if defined(VPATCH_HAVE_CUDA)
+  if (s == MemSpace::Device) PetscCall(PetscLogGpuTimeBegin());
+#else
+  (void)s;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+PetscErrorCode KernelEnd(MemSpace s, double flops)
+{
+  PetscFunctionBegin;
+#if defined(VPATCH_HAVE_CUDA)
+  if (s == MemSpace::Device) {
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops(flops));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  PetscCall(PetscLogFlops(flops));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 double contract_flops(int nr, int nm, int others) { return 2.0 * nr * nm * others; }
 double kron_sum_flops(int dim, int nin, int nout)
 {
@@ -176,15 +202,16 @@ PetscErrorCode LevelOps<Number>::apply(const Number *x, Number *y)
     PetscCall(global_to_local(x, local_work(0)));
     local_[1].zero(stream_);
   } else PetscCall(zero(y));
+  PetscCall(KernelBegin(space_));
   if (space_ == MemSpace::Host) dispatch(b.dim, b.degree, [&](auto D, auto K) { cpu::laplace_apply<D(), K()>(b, op_, xl, yl); });
   else if constexpr (have_cuda) cuda::laplace_apply(b, op_, xl, yl, stream_);
+  PetscCall(KernelEnd(space_, laplace_flops(b)));
   if (distributed()) {
     PetscCall(zero(y));
     PetscCall(local_to_global_add(yl, y));
   }
   if (space_ == MemSpace::Host) cpu::copy_boundary(b, x, y);
   else if constexpr (have_cuda) cuda::copy_boundary(b, x, y, stream_);
-  PetscCall(PetscLogFlops(laplace_flops(b)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -248,11 +275,12 @@ PetscErrorCode LevelOps<Number>::color_step(const SmootherConfig &cfg, int color
     local_[1].zero(stream_);
   }
   const Number scale = (Number)cfg.damping;
+  PetscCall(KernelBegin(space_));
   if (space_ == MemSpace::Host)
     dispatch(b.dim, b.degree, [&](auto D, auto K) { cpu::patch_correct<D(), K()>(b, patch_, cfg.solver, mode, color, scale, rhs, xl, out); });
   else if constexpr (have_cuda) cuda::patch_correct(b, patch_, cfg.solver, mode, color, scale, rhs, xl, out, kernel, stream_);
+  PetscCall(KernelEnd(space_, patch_flops(b, mode, cfg.solver, color)));
   if (distributed()) PetscCall(local_to_global_add(out, x));
-  PetscCall(PetscLogFlops(patch_flops(b, mode, cfg.solver, color)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -309,9 +337,10 @@ PetscErrorCode TransferOps<Number>::prolongate_add(const Number *xc, Number *xf)
     PetscCall(coarse_.global_to_local(xc, coarse_.local_work(0)));
     xcl = coarse_.local_work(0);
   }
+  PetscCall(KernelBegin(fine_.space()));
   if (fine_.space() == MemSpace::Host) dispatch(cb.dim, cb.degree, [&](auto D, auto K) { cpu::prolongate<D(), K()>(cb, fb, view_, xcl, xf); });
   else if constexpr (have_cuda) cuda::prolongate(cb, fb, view_, xcl, xf, fine_.stream());
-  PetscCall(PetscLogFlops(transfer_flops(cb)));
+  PetscCall(KernelEnd(fine_.space(), transfer_flops(cb)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -327,12 +356,13 @@ PetscErrorCode TransferOps<Number>::restrict(const Number *xf, Number *xc)
     if (coarse_.space() == MemSpace::Host) std::memset(xcl, 0, sizeof(Number) * (size_t)cb.local_points());
     else if constexpr (have_cuda) cuda::memset_zero(xcl, sizeof(Number) * (size_t)cb.local_points(), coarse_.stream());
   }
+  PetscCall(KernelBegin(fine_.space()));
   if (fine_.space() == MemSpace::Host) dispatch(cb.dim, cb.degree, [&](auto D, auto K) { cpu::restrict_add<D(), K()>(cb, fb, view_, xf, xcl); });
   else if constexpr (have_cuda) cuda::restrict_add(cb, fb, view_, xf, xcl, coarse_.stream());
+  PetscCall(KernelEnd(fine_.space(), transfer_flops(cb)));
   if (coarse_.distributed()) PetscCall(coarse_.local_to_global_add(xcl, xc));
   if (coarse_.space() == MemSpace::Host) cpu::set_boundary(cb, Number(0), xc);
   else if constexpr (have_cuda) cuda::set_boundary(cb, Number(0), xc, coarse_.stream());
-  PetscCall(PetscLogFlops(transfer_flops(cb)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
