@@ -8,7 +8,9 @@
 
 using namespace vpatch;
 
-PetscErrorCode VPatchFormSineRHS(DM dm, Vec b)
+// b = the load vector of a separable f (fill(box, element, array) writes the owned entries).
+template <typename Fill>
+static PetscErrorCode FormRHS(DM dm, Vec b, Fill &&fill)
 {
   std::shared_ptr<Level> L;
   PetscScalar *a;
@@ -16,22 +18,19 @@ PetscErrorCode VPatchFormSineRHS(DM dm, Vec b)
   PetscCall(LevelQuery((PetscObject)dm, &L));
   PetscCheck(L, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "Not a vpatch DM");
   PetscCall(VecGetArrayWrite(b, &a));
-  sine_rhs(L->box, *L->element, a);
+  fill(L->box, *L->element, a);
   PetscCall(VecRestoreArrayWrite(b, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VPatchFormSineRHS(DM dm, Vec b)
+{
+  return FormRHS(dm, b, [](const Box &box, const Element1D &e, PetscScalar *a) { sine_rhs(box, e, a); });
+}
+
 PetscErrorCode VPatchFormConstantRHS(DM dm, Vec b)
 {
-  std::shared_ptr<Level> L;
-  PetscScalar *a;
-  PetscFunctionBegin;
-  PetscCall(LevelQuery((PetscObject)dm, &L));
-  PetscCheck(L, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "Not a vpatch DM");
-  PetscCall(VecGetArrayWrite(b, &a));
-  constant_rhs(L->box, *L->element, a);
-  PetscCall(VecRestoreArrayWrite(b, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
+  return FormRHS(dm, b, [](const Box &box, const Element1D &e, PetscScalar *a) { constant_rhs(box, e, a); });
 }
 
 PetscErrorCode VPatchComputeSineL2Error(DM dm, Vec u, PetscReal *error)
