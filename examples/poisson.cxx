@@ -80,12 +80,12 @@ int main(int argc, char **argv)
     if (isgmres && !set) PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
     PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
   }
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCVPATCHMG, &isvpmg));
+  PetscCheck(!fmg || isvpmg, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-fmg needs -pc_type vpatchmg");
   PetscCall(KSPSetUp(ksp));
   PetscCall(VecNorm(b, NORM_2, &bnorm)); /* b to the device (if it lives there) before the solve */
   PetscCall(PetscTime(&t1));
   const PetscLogDouble tsetup = t1 - t0;
-  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCVPATCHMG, &isvpmg));
-  PetscCheck(!fmg || isvpmg, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-fmg needs -pc_type vpatchmg");
   PetscLogDouble best = PETSC_MAX_REAL, total = 0;
   for (PetscInt rep = 0; rep < repeat; ++rep) {
     PetscCall(PetscTime(&t1));

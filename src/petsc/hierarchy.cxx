@@ -30,9 +30,13 @@ PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, boo
   Number *b = b_[l].data(), *x = x_[l].data(), *r = r_[l].data();
   PetscFunctionBegin;
   if (zero_guess) PetscCall(A.zero(x));
-  if (l == 0) { // one smoother application: exact on 2 cells per direction
+  if (l == 0) { // one undamped multiplicative sweep: exact on 2 cells per direction, whatever the levels use
+    SmootherConfig coarse = cfg.smoother;
+    coarse.type = CompositeType::Multiplicative;
+    coarse.sweep = SweepType::Forward;
+    coarse.damping = 1.0;
     PetscCall(PetscLogEventBegin(events.smooth, 0, 0, 0, 0));
-    PetscCall(A.smooth(cfg.smoother, b, x));
+    PetscCall(A.smooth(coarse, b, x));
     PetscCall(PetscLogEventEnd(events.smooth, 0, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
