@@ -26,9 +26,10 @@ cmp_run() { # args: label, options...
   ic=$(echo "$c" | field iterations); ig=$(echo "$g" | field iterations)
   ec=$(echo "$c" | field l2_error); eg=$(echo "$g" | field l2_error); dev=$(echo "$g" | field device)
   echo "$label cpu: $c" >> $LOG/compare.log; echo "$label gpu: $g" >> $LOG/compare.log
-  # double: the same error to 1e-8; mixed precision: float rounding differs between the
-  # devices, so errors agree down to what a 1e-9 residual resolves (1e-10 absolute)
-  local tol=1e-14; case "$*" in *vpatchmg*) tol=1e-10 ;; esac
+  # double: the same error to 1e-8 relative, or 1e-13 absolute where the error is at the
+  # level a 1e-9 residual resolves (atomics sum in another order on the device); mixed
+  # precision: float rounding differs between the devices (1e-10 absolute)
+  local tol=1e-13; case "$*" in *vpatchmg*) tol=1e-10 ;; esac
   if [ -n "$ic" ] && [ "$ic" = "$ig" ] && [ "$dev" = cuda ] && python3 -c "import sys; a,b=float('$ec'),float('$eg'); sys.exit(0 if abs(a-b)<=1e-8*abs(a)+$tol else 1)"; then
     ok "$label: iterations $ic/$ig, l2 $ec/$eg"
   else bad "$label: iterations $ic/$ig, l2 $ec/$eg, device $dev"; fi
