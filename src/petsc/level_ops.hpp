@@ -27,7 +27,7 @@ struct SmootherConfig {
 
 // Flop counts of the kernels (for PetscLogFlops and the roofline report).
 double laplace_flops(const Box &box);
-double patch_flops(const Box &box, PatchResidual mode, LocalSolver solver, int ncolors_applied);
+double patch_flops(const Box &box, PatchResidual mode, LocalSolver solver, int color); // color < 0: all
 double transfer_flops(const Box &coarse);
 
 // A buffer of Numbers in a memory space.
