@@ -33,6 +33,7 @@ struct PatchPlan {
   static constexpr bool padded = V == SmootherKernel::Basic;
   static constexpr int T = n * n; // threads per patch
   static constexpr int P = patches_per_block(dim, k, sizeof(Number) == 8);
+  static constexpr int min_blocks = patch_min_blocks_per_sm(dim, k, sizeof(Number) == 8);
   static constexpr int nz = dim == 3 ? n : 1, mz = dim == 3 ? m : 1;
   static constexpr int nd = n * n * nz;
   static constexpr int sizeA = nd;
@@ -43,7 +44,8 @@ struct PatchPlan {
 };
 
 template <int dim, int k, typename Number, SmootherKernel V>
-__global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim, k, Number, V>::P)
+__global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim, k, Number, V>::P,
+                                  PatchPlan<dim, k, Number, V>::min_blocks)
   patch_kernel(const PatchArgs<Number> a)
 {
   using Plan = PatchPlan<dim, k, Number, V>;
