@@ -13,7 +13,7 @@ struct OperatorContext {
 
 static PetscErrorCode SameSpace(Vec x, Vec y, MemSpace *s)
 {
-  MemSpace t;
+  MemSpace t = MemSpace::Host;
   PetscFunctionBegin;
   PetscCall(VecMemSpace(x, s));
   PetscCall(VecMemSpace(y, &t));
@@ -25,8 +25,8 @@ static PetscErrorCode SameSpace(Vec x, Vec y, MemSpace *s)
 static PetscErrorCode MatMult_VPatch(Mat A, Vec x, Vec y)
 {
   OperatorContext *ctx;
-  LevelOps<PetscScalar> *ops;
-  MemSpace s;
+  LevelOps<PetscScalar> *ops = nullptr;
+  MemSpace s = MemSpace::Host;
   const PetscScalar *xa;
   PetscScalar *ya;
   PetscFunctionBegin;
@@ -48,8 +48,8 @@ static PetscErrorCode MatMult_VPatch(Mat A, Vec x, Vec y)
 static PetscErrorCode MatGetDiagonal_VPatch(Mat A, Vec d)
 {
   OperatorContext *ctx;
-  LevelOps<PetscScalar> *ops;
-  MemSpace s;
+  LevelOps<PetscScalar> *ops = nullptr;
+  MemSpace s = MemSpace::Host;
   PetscScalar *da;
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &ctx));

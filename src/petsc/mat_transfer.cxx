@@ -15,7 +15,7 @@ struct TransferContext {
 
   PetscErrorCode get(MemSpace s, TransferOps<PetscScalar> **t)
   {
-    LevelOps<PetscScalar> *c, *f;
+    LevelOps<PetscScalar> *c = nullptr, *f = nullptr;
     PetscFunctionBegin;
     PetscCall(coarse.get(s, &c));
     PetscCall(fine.get(s, &f));
@@ -33,8 +33,8 @@ struct TransferContext {
 static PetscErrorCode Prolongate(Mat P, Vec xc, Vec xf, bool add)
 {
   TransferContext *ctx;
-  TransferOps<PetscScalar> *t;
-  MemSpace s;
+  TransferOps<PetscScalar> *t = nullptr;
+  MemSpace s = MemSpace::Host;
   const PetscScalar *ca;
   PetscScalar *fa;
   PetscFunctionBegin;
@@ -67,8 +67,8 @@ static PetscErrorCode MatMultAdd_Transfer(Mat P, Vec xc, Vec y, Vec z)
 static PetscErrorCode MatMultTranspose_Transfer(Mat P, Vec xf, Vec xc)
 {
   TransferContext *ctx;
-  TransferOps<PetscScalar> *t;
-  MemSpace s;
+  TransferOps<PetscScalar> *t = nullptr;
+  MemSpace s = MemSpace::Host;
   const PetscScalar *fa;
   PetscScalar *ca;
   PetscFunctionBegin;

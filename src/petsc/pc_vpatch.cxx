@@ -29,8 +29,8 @@ static PetscErrorCode PCSetUp_VPatch(PC pc)
   PetscCheck(level->cells >= 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
              "PCVPATCH needs at least 2 cells per direction (a mesh with interior vertices); this level has %" PetscInt_FMT, level->cells);
   if (!vp->ops || vp->ops->level() != level) vp->ops = std::make_unique<LevelOpsCache<PetscScalar>>(level, vp->options.solver == PC_VPATCH_LOCAL_DENSE);
-  MemSpace s;
-  LevelOps<PetscScalar> *ops;
+  MemSpace s = MemSpace::Host;
+  LevelOps<PetscScalar> *ops = nullptr;
   PetscCall(MatMemSpace(pc->pmat, &s)); // tables to the device now, not inside the solve
   PetscCall(vp->ops->get(s, &ops));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -39,8 +39,8 @@ static PetscErrorCode PCSetUp_VPatch(PC pc)
 static PetscErrorCode Sweep(PC pc, Vec b, Vec y, PetscInt n)
 {
   auto *vp = static_cast<PC_VPatch *>(pc->data);
-  LevelOps<PetscScalar> *ops;
-  MemSpace s, t;
+  LevelOps<PetscScalar> *ops = nullptr;
+  MemSpace s = MemSpace::Host, t = MemSpace::Host;
   const PetscScalar *ba;
   PetscScalar *ya;
   PetscFunctionBegin;

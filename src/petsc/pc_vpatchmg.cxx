@@ -86,7 +86,7 @@ static PetscErrorCode PCSetUp_VPatchMG(PC pc)
   PetscCall(PetscLogEventBegin(events.setup, pc, 0, 0, 0));
   mg->reset();
   PetscCall(BuildMeshes(pc, mg));
-  MemSpace s;
+  MemSpace s = MemSpace::Host;
   PetscCall(MatMemSpace(pc->pmat, &s)); // allocate the hierarchy now, not inside the solve
   if (mg->precision == 0) PetscCall(GetHierarchy(mg, s, mg->single));
   else PetscCall(GetHierarchy(mg, s, mg->dbl));
@@ -129,7 +129,7 @@ template <typename Number>
 static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, Vec y, bool full)
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
-  MemSpace s;
+  MemSpace s = MemSpace::Host;
   const PetscScalar *ba;
   PetscScalar *ya;
   PetscFunctionBegin;
