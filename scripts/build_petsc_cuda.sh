@@ -21,20 +21,30 @@ fi
 rm -rf petsc-3.22.5 && mkdir petsc-3.22.5 && tar -xJf "$tarball" -C petsc-3.22.5 --strip-components=1
 cd petsc-3.22.5
 
-# CUDA 13: NVTX is header-only, cudaDeviceProp lost clockRate/memoryClockRate, thrust lost
-# unary_function, async/for_each.h and identity, cuFFT lost three error codes.
+# CUDA 13: NVTX is header-only (no libnvToolsExt), thrust lost thrust::identity (and
+# unary_function, async/for_each.h), cudaDeviceProp lost clockRate/memoryClockRate, cuFFT
+# lost three error codes. Each edit applies only where the pattern is in this tarball
+# (Debian's 3.22.5+dfsg1 needs the first two).
 python3 - <<'PY'
 import re, pathlib
-def edit(path, fn):
-    p = pathlib.Path(path); s = p.read_text(); t = fn(s)
-    if t == s: print("warning: no change in", path)
-    p.write_text(t)
-edit("config/BuildSystem/config/packages/cuda.py", lambda s: s.replace("'libnvToolsExt.a', ", "").replace("'nvToolsExt.lib', ", "").replace(", 'libnvToolsExt.a'", "").replace(", 'nvToolsExt.lib'", ""))
-edit("src/sys/logging/handler/impls/nvtx/lognvtx.c", lambda s: s.replace("#include <nvToolsExt.h>", "#include <nvtx3/nvToolsExt.h>"))
-edit("src/sys/objects/device/impls/cupm/cupmdevice.cxx", lambda s: re.sub(r"prop_\.(memoryClockRate|clockRate)", "0", s))
-edit("src/sys/classes/random/impls/curand/curand2.cu", lambda s: re.sub(r"\s*:\s*public\s+thrust::unary_function<[^>]*>", "", s))
-edit("src/mat/impls/aij/seq/seqcusparse/aijcusparse.cu", lambda s: s.replace("#include <thrust/async/for_each.h>", "").replace("thrust::identity<PetscInt>()", "vpatch_identity()").replace("#include <thrust/iterator/constant_iterator.h>", "#include <thrust/iterator/constant_iterator.h>\nstruct vpatch_identity { __host__ __device__ PetscInt operator()(PetscInt i) const { return i; } };"))
-edit("src/sys/error/err.c", lambda s: "\n".join(l for l in s.split("\n") if not re.search(r"CUFFT_(INCOMPLETE_PARAMETER_LIST|PARSE_ERROR|LICENSE_ERROR)", l)))
+def edit(path, pattern, repl, flags=0):
+    p = pathlib.Path(path)
+    if not p.exists(): return
+    s = p.read_text(); t = re.sub(pattern, repl, s, flags=flags)
+    if t != s: p.write_text(t); print("patched", path)
+edit("config/BuildSystem/config/packages/cuda.py", r",\s*'(lib)?nvToolsExt\.(a|lib)'", "")
+edit("src/sys/logging/handler/impls/nvtx/lognvtx.c", r"#include <nvToolsExt\.h>", "#include <nvtx3/nvToolsExt.h>")
+ident = "struct petsc_identity_functor { template <class T> __host__ __device__ T operator()(const T &x) const { return x; } };\n"
+for f in ["src/mat/impls/aij/seq/seqcusparse/aijcusparse.cu"]:
+    edit(f, r"#include <thrust/async/for_each\.h>\n", "")
+    p = pathlib.Path(f)
+    if p.exists() and "thrust::identity" in p.read_text():
+        s = p.read_text().replace("#include <petscconf.h>", "#include <petscconf.h>\n" + ident, 1)
+        s = re.sub(r"thrust::identity<\w+>\(\)", "petsc_identity_functor()", s)
+        p.write_text(s); print("patched", f)
+edit("src/sys/classes/random/impls/curand/curand2.cu", r"\s*:\s*public\s+thrust::unary_function<[^>]*>", "")
+edit("src/sys/objects/device/impls/cupm/cupmdevice.cxx", r"\b\w+\.(memoryClockRate|clockRate)\b", "0")
+edit("src/sys/error/err.c", r"^.*CUFFT_(INCOMPLETE_PARAMETER_LIST|PARSE_ERROR|LICENSE_ERROR).*\n", "", re.M)
 PY
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
