@@ -41,7 +41,7 @@ PetscErrorCode SmootherOptions::set_from_options(PetscOptionItems *PetscOptionsO
   PetscCall(PetscOptionsEnum(name, "Multiplicative (colorized) or damped additive Schwarz", "PCVPatchSetCompositeType", PCVPatchCompositeTypes,
                              (PetscEnum)type, (PetscEnum *)&type, nullptr));
   PetscCall(PetscSNPrintf(name, sizeof(name), "%s_damping", stem));
-  PetscCall(PetscOptionsReal(name, "Damping of the patch corrections (-1: the default, 1 or for additive 1/2^dim)", "PCVPatchSetDamping", w, &w, &flg));
+  PetscCall(PetscOptionsReal(name, "Damping of the patch corrections, > 0 (unset, shown as -1: 1, or 1/2^dim for additive)", "PCVPatchSetDamping", w, &w, &flg));
   if (flg) {
     PetscCheck(w > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be positive, not %g", name, (double)w);
     damping = w;
