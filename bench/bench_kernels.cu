@@ -14,6 +14,7 @@
 #include "core/element1d.hpp"
 #include "core/level_tables.hpp"
 #include "cuda/cost_model.hpp"
+#include "cuda/common.cuh"
 #include "cuda/kernels_cuda.hpp"
 #include "cuda/tuning.hpp"
 #include <algorithm>
@@ -31,11 +32,7 @@
 
 using namespace vpatch;
 
-#define CHECK_CUDA(call)                                                                                              \
-  do {                                                                                                                \
-    cudaError_t e_ = (call);                                                                                          \
-    if (e_ != cudaSuccess) throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_));              \
-  } while (0)
+#define CHECK_CUDA(call) VPATCH_CUDA_CHECK(call)
 
 struct Options {
   bool quick = false;

@@ -11,6 +11,7 @@
 #include "core/dispatch.hpp"
 #include "core/element1d.hpp"
 #include "core/level_tables.hpp"
+#include "cuda/common.cuh"
 #include "cuda/kernels_cuda.hpp"
 #include <algorithm>
 #include <cmath>
@@ -27,11 +28,7 @@
 
 using namespace vpatch;
 
-#define CHECK_CUDA(call)                                                                                              \
-  do {                                                                                                                \
-    cudaError_t e_ = (call);                                                                                          \
-    if (e_ != cudaSuccess) throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_));              \
-  } while (0)
+#define CHECK_CUDA(call) VPATCH_CUDA_CHECK(call)
 
 static cudaStream_t g_stream = nullptr;
 
