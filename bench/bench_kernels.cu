@@ -137,6 +137,7 @@ struct Device {
   std::string name;
   int sms = 0;
   double clock_hz = 0;
+  double hbm_bw = 0; // bytes/s: 2 x memory clock x bus width
   double onchip_bw() const { return sms * 32.0 * 4.0 * clock_hz; } // bytes/s
 };
 
@@ -144,7 +145,8 @@ struct Row {
   int dim, k;
   const char *prec;
   std::string op;
-  double dofs, seconds, flops, bytes; // flops, bytes: per call
+  double dofs, seconds, flops, bytes; // flops, shared-memory bytes: per call (bytes 0: the kernel uses none)
+  double hbm_values;                  // fewest vector values a call must move to/from HBM, per DoF
 };
 
 static FILE *g_csv = nullptr;
@@ -153,15 +155,19 @@ static Device g_dev;
 static void emit(const Row &r)
 {
   const double gdofs = r.dofs / r.seconds * 1e-9, gflops = r.flops / r.seconds * 1e-9;
-  const double roof = g_dev.onchip_bw() * r.flops / r.bytes * 1e-9; // GFlop/s
+  // On-chip roofline (paper eq. 4.3), undefined for the register-only kernels (k = 1
+  // smoother, k <= 2 MatMult); HBM roofline: the fewest bytes at the memory bandwidth.
+  const double roof = r.bytes > 0 ? g_dev.onchip_bw() * r.flops / r.bytes * 1e-9 : NAN; // GFlop/s
   const double pct = 100.0 * gflops / roof;
-  std::printf("%3d %3d %-6s %-22s %12.0f %10.4f %9.3f %9.1f %9.1f %6.1f%%\n", r.dim, r.k, r.prec, r.op.c_str(), r.dofs,
-              1e3 * r.seconds, gdofs, gflops, roof, pct);
+  const double esize = std::strcmp(r.prec, "double") ? 4.0 : 8.0;
+  const double hbm_bytes = r.hbm_values * r.dofs * esize, hbm_pct = 100.0 * hbm_bytes / r.seconds / g_dev.hbm_bw;
+  std::printf("%3d %3d %-6s %-22s %12.0f %10.4f %9.3f %9.1f %9.1f %6.1f%% %6.1f%%\n", r.dim, r.k, r.prec, r.op.c_str(), r.dofs,
+              1e3 * r.seconds, gdofs, gflops, roof, pct, hbm_pct);
   std::fflush(stdout);
   if (g_csv) {
-    std::fprintf(g_csv, "%s,%d,%d,%s,%s,%.0f,%.6e,%.6e,%.6e,%.6e,%.6e,%.3f,%.6e,%.6e\n", g_dev.name.c_str(), r.dim, r.k,
-                 r.prec, r.op.c_str(), r.dofs, r.seconds, gdofs, gflops, roof, g_dev.onchip_bw() * 1e-9, pct, r.flops,
-                 r.bytes);
+    std::fprintf(g_csv, "%s,%d,%d,%s,%s,%.0f,%.6e,%.6e,%.6e,%.6e,%.6e,%.3f,%.6e,%.6e,%.6e,%.6e,%.3f\n", g_dev.name.c_str(),
+                 r.dim, r.k, r.prec, r.op.c_str(), r.dofs, r.seconds, gdofs, gflops, roof, g_dev.onchip_bw() * 1e-9, pct,
+                 r.flops, r.bytes, g_dev.hbm_bw * 1e-9, hbm_bytes, hbm_pct);
     std::fflush(g_csv);
   }
 }
@@ -189,6 +195,10 @@ static void bench_level(int dim, int k, const Options &opt)
     const double npatches = std::pow((double)(cells - 1), dim), ncells = std::pow((double)cells, dim),
                  ncoarse = std::pow((double)(cells / 2), dim);
     const int bsz = sizeof(Number);
+    // Fewest HBM values per DoF: smoothing step = x read once per color, b read, x_I read
+    // and written once; MatMult = x read, y written; prolongate + restrict = fine read and
+    // read + written, coarse read and read + written.
+    const double smooth_hbm = ncolors + 3.0;
     auto patch_row = [&](const char *name, cuda::SmootherKernel kern, PatchResidual mode, double extra_flops, double extra_bytes) {
       const cuda::KernelCost c = cuda::patch_cost(dim, k, kern, mode);
       auto run = [&] {
@@ -197,7 +207,7 @@ static void bench_level(int dim, int k, const Options &opt)
       };
       try {
         const double sec = time_best(run, s, opt.groups, opt.reps);
-        emit({dim, k, prec, name, dofs, sec, npatches * c.flops + extra_flops, npatches * (c.reads + c.writes) * bsz + extra_bytes});
+        emit({dim, k, prec, name, dofs, sec, npatches * c.flops + extra_flops, npatches * (c.reads + c.writes) * bsz + extra_bytes, smooth_hbm});
       } catch (const std::invalid_argument &ex) {
         std::printf("%3d %3d %-6s %-22s skipped: %s\n", dim, k, prec, name, ex.what());
       }
@@ -210,7 +220,6 @@ static void bench_level(int dim, int k, const Options &opt)
       const cuda::KernelCost lc = cuda::laplace_cost(dim, k), pc = cuda::patch_cost(dim, k, cuda::SmootherKernel::Global, PatchResidual::Given);
       auto run = [&] {
         for (int color = 0; color < ncolors; ++color) {
-          cuda::memset_zero(t.p, sizeof(Number) * nl, s);
           cuda::laplace_apply<Number>(box, dt.op, x.p, t.p, s);
           residual_kernel<Number><<<2048, 256, 0, s>>>(b.p, t.p, t.p, nl);
           CHECK_CUDA(cudaGetLastError());
@@ -220,12 +229,12 @@ static void bench_level(int dim, int k, const Options &opt)
       };
       const double sec = time_best(run, s, opt.groups, opt.reps);
       emit({dim, k, prec, "smooth_global", dofs, sec, ncolors * ncells * lc.flops + npatches * pc.flops,
-            (ncolors * ncells * (lc.reads + lc.writes) + npatches * (pc.reads + pc.writes)) * bsz});
+            (ncolors * ncells * (lc.reads + lc.writes) + npatches * (pc.reads + pc.writes)) * bsz, smooth_hbm});
     }
     {
       const cuda::KernelCost c = cuda::laplace_cost(dim, k);
       const double sec = time_best([&] { cuda::laplace_apply<Number>(box, dt.op, x.p, t.p, s); }, s, opt.groups, opt.reps);
-      emit({dim, k, prec, "laplace_apply", dofs, sec, ncells * c.flops, ncells * (c.reads + c.writes) * bsz});
+      emit({dim, k, prec, "laplace_apply", dofs, sec, ncells * c.flops, ncells * (c.reads + c.writes) * bsz, 2.0});
     }
     {
       const cuda::KernelCost c = cuda::transfer_cost(dim, k);
@@ -236,7 +245,8 @@ static void bench_level(int dim, int k, const Options &opt)
           cuda::restrict_add<Number>(coarse, box, dct.tv, x.p, yc.p, s);
         },
         s, opt.groups, opt.reps);
-      emit({dim, k, prec, "prolongate+restrict", dofs, sec, ncoarse * c.flops, ncoarse * (c.reads + c.writes) * bsz});
+      emit({dim, k, prec, "prolongate+restrict", dofs, sec, ncoarse * c.flops, ncoarse * (c.reads + c.writes) * bsz,
+            3.0 + 3.0 / ncolors});
     }
     CHECK_CUDA(cudaStreamSynchronize(s));
   }
@@ -283,15 +293,19 @@ int main(int argc, char **argv)
     g_dev.name = prop.name;
     g_dev.sms = prop.multiProcessorCount;
     g_dev.clock_hz = 1e3 * clock_khz;
+    int mem_khz = 0, bus_bits = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev));
+    CHECK_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
+    g_dev.hbm_bw = 2.0 * 1e3 * mem_khz * bus_bits / 8.0;
     g_csv = std::fopen(opt.csv.c_str(), "w");
     if (!g_csv) throw std::runtime_error("cannot open " + opt.csv);
     std::fprintf(g_csv, "device,dim,k,precision,operation,dofs,seconds,gdofs_per_s,gflops,roofline_gflops,onchip_bw_gbs,"
-                        "roofline_pct,flops_per_call,shared_bytes_per_call\n");
-    std::printf("device: %s, %d SMs, clock %.0f MHz, on-chip bandwidth B = %.1f TB/s\n", prop.name, g_dev.sms,
-                g_dev.clock_hz * 1e-6, g_dev.onchip_bw() * 1e-12);
+                        "roofline_pct,flops_per_call,shared_bytes_per_call,hbm_bw_gbs,hbm_bytes_per_call,hbm_pct\n");
+    std::printf("device: %s, %d SMs, clock %.0f MHz, on-chip bandwidth B = %.1f TB/s, HBM %.2f TB/s\n", prop.name,
+                g_dev.sms, g_dev.clock_hz * 1e-6, g_dev.onchip_bw() * 1e-12, g_dev.hbm_bw * 1e-12);
     std::printf("protocol: 1 warm-up, %d groups of %d runs, best group average\n", opt.groups, opt.reps);
-    std::printf("%3s %3s %-6s %-22s %12s %10s %9s %9s %9s %7s\n", "dim", "k", "prec", "operation", "DoF", "time[ms]",
-                "GDoF/s", "GFlop/s", "R[GF/s]", "R%");
+    std::printf("%3s %3s %-6s %-22s %12s %10s %9s %9s %9s %7s %7s\n", "dim", "k", "prec", "operation", "DoF", "time[ms]",
+                "GDoF/s", "GFlop/s", "R[GF/s]", "R%", "HBM%");
     const auto t0 = std::chrono::steady_clock::now();
     for (int dim = 2; dim <= 3; ++dim) {
       if (opt.dim && dim != opt.dim) continue;

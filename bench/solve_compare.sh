@@ -5,7 +5,7 @@
 set -uo pipefail
 B=${1:-build-cuda}; O=${2:-${OUT:-/tmp}}; R=${3:-3}
 P=$B/examples/poisson
-for cfg in "2 128 7" "3 128 7" "4 128 7" "5 64 6" "6 64 6" "7 64 6"; do
+for cfg in "1 512 9" "2 128 7" "3 128 7" "4 128 7" "5 64 6" "6 64 6" "7 64 6"; do
   set -- $cfg; k=$1; n=$2; L=$3
   common="-dim 3 -degree $k -cells $n -dm_vec_type cuda -repeat $R -ksp_gmres_restart 10 -log_view"
   for s in vpatch cheb double mixed; do

@@ -70,38 +70,55 @@ __device__ __forceinline__ int tidx(int x, int y, int z)
 // NV accumulators per output point, where mv holds the NM matrix entries (row, k) and iv
 // the NI input entries at contraction index k.
 //
-// Thread layout (paper Fig. 5, 2D structure): thread t of the patch owns one (x, y)
-// point of the output plane and walks the whole z column, accumulating in registers.
-// Compact: linear thread indexing, threads t < O0*O1 are active (a prefix, so at most one
-// warp diverges) and the write out[x + O0 (y + O1 z)] is contiguous in t; matrix rows
-// are read with odd stride NE (no bank conflicts) or broadcast, inputs contiguously or
-// broadcast (Listing 2). Padded (Basic): thread (tx, ty) of an N x N frame, masked by
+// G groups (patches or cells) share the thread block, T threads each; group g's tensors
+// lie S elements after group 0's, so `ins` and the offsets given to `store` refer to
+// group 0's buffers. Thread layout (paper Fig. 5, 2D structure): a thread owns one (x, y)
+// point of one group's output plane and walks the whole z column, accumulating in
+// registers. Compact layout: point p of the plane of group g is taken by thread
+// g T + p (the active threads of a group are a prefix of its threads), or with Packed by
+// thread g O0 O1 + p (the G planes one after the other: the active threads are a prefix
+// of the block, idle warps skip the stage, however small the plane is against T). The
+// write out[x + O0 (y + O1 z)] is contiguous in the thread index, matrix rows are read
+// with odd stride NE (no bank conflicts) or broadcast, inputs contiguously or broadcast
+// (Listing 2). Padded (Basic): thread (tx, ty) of group g's N x N frame, masked by
 // coordinates, and direction 0 computed transposed as in Listing 1.
 //
-// The z loop is fully unrolled (register accumulators), the k loop for small sizes; for dir < 2 the matrix entries
-// are loaded once per k for all z, for dir == 2 the input entry is. With InPlace the
-// results are stored only after a __syncthreads(), so out may alias the inputs. Every
-// thread of the block must call this (it may synchronize).
+// store(acc, x, y, z, o, g) receives the NV results of point (x, y, z) of group g and
+// its offset o in the output tensor (group 0's buffer, including g S). The z loop is
+// fully unrolled (register accumulators), the k loop for small sizes; for dir < 2 the
+// matrix entries are loaded once per k for all z, for dir == 2 the input entry is. With
+// InPlace the results are stored only after a __syncthreads(), so out may alias the
+// inputs. Every thread of the block must call this (it may synchronize).
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, bool Padded, int N, int T, bool InPlace,
-          typename Number, typename Body, typename Store>
-__device__ __forceinline__ void contract(int t, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
+          int G = 1, int S = 0, bool Packed = false, typename Number, typename Body, typename Store>
+__device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
                                          Store store)
 {
   constexpr int O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1, O2 = dir == 2 ? NR : E2;
   constexpr int NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2);
   static_assert(Padded || O0 * O1 <= T, "contract: plane larger than the thread group");
-  int x, y;
+  int x, y, g;
   bool active;
   if (Padded) {
-    const int tx = t % N, ty = t / N;
+    g = tid / T;
+    const int t = tid % T, tx = t % N, ty = t / N;
     x = dir == 0 ? ty : tx;
     y = dir == 0 ? tx : ty;
-    active = t < N * N && x < O0 && y < O1;
+    active = g < G && x < O0 && y < O1;
+  } else if (Packed) {
+    g = tid / (O0 * O1);
+    const int t = tid % (O0 * O1);
+    x = t % O0;
+    y = t / O0;
+    active = g < G;
   } else {
+    g = G == 1 ? 0 : tid / T;
+    const int t = G == 1 ? tid : tid % T;
     x = t % O0;
     y = t / O0;
     active = t < O0 * O1;
   }
+  const int shift = g * S;
   Number acc[O2][NV];
 #pragma unroll
   for (int z = 0; z < O2; ++z)
@@ -120,12 +137,12 @@ __device__ __forceinline__ void contract(int t, const Number *const (&mats)[NM],
         for (int j = 0; j < NM; ++j) mv[j] = mats[j][row * NE + k];
       } else {
 #pragma unroll
-        for (int j = 0; j < NI; ++j) iv[j] = ins[j][tidx<Padded, N, E0, E1>(x, y, k)];
+        for (int j = 0; j < NI; ++j) iv[j] = ins[j][shift + tidx<Padded, N, E0, E1>(x, y, k)];
       }
 #pragma unroll
       for (int z = 0; z < O2; ++z) {
         if (dir < 2) {
-          const int src = dir == 0 ? tidx<Padded, N, E0, E1>(k, y, z) : tidx<Padded, N, E0, E1>(x, k, z);
+          const int src = shift + (dir == 0 ? tidx<Padded, N, E0, E1>(k, y, z) : tidx<Padded, N, E0, E1>(x, k, z));
 #pragma unroll
           for (int j = 0; j < NI; ++j) iv[j] = ins[j][src];
         } else {
@@ -139,7 +156,7 @@ __device__ __forceinline__ void contract(int t, const Number *const (&mats)[NM],
   if (InPlace) __syncthreads();
   if (active) {
 #pragma unroll
-    for (int z = 0; z < O2; ++z) store(acc[z], x, y, z, tidx<Padded, N, O0, O1>(x, y, z));
+    for (int z = 0; z < O2; ++z) store(acc[z], x, y, z, shift + tidx<Padded, N, O0, O1>(x, y, z), g);
   }
 }
 

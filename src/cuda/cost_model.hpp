@@ -70,6 +70,7 @@ inline KernelCost patch_cost(int dim, int k, SmootherKernel kernel, PatchResidua
   c.reads += dim * nint;       // eigenvalues
   c.flops += dim * nint;       // (dim-1) adds and one division
   c.flops += 2 * nint;         // out += scale * delta (1D tables, loaded once per block: neglected)
+  if (k == 1 && kernel != SmootherKernel::Basic) c.reads = c.writes = 0; // one thread per patch, registers only
   return c;
 }
 
@@ -78,6 +79,11 @@ inline KernelCost laplace_cost(int dim, int k)
 {
   const int b = k + 1, bz = dim == 3 ? b : 1;
   KernelCost c;
+  if (k <= 2) { // per-point gather in registers (laplace.cu): per plane 2k+1 rows of 2k+1
+    const double w = 2 * k + 1, per_plane = w * (4 * w + 6), per_point = dim == 2 ? per_plane : per_plane + 4 * w;
+    c.flops = per_point * (dim == 2 ? k * k : k * k * k); // k^d points per cell
+    return c;
+  }
   c.writes += (double)b * b * bz;
   c += contract_cost(0, b, b, bz, b, 2, 1, 2, 2);
   if (dim == 2) c += contract_cost(1, b, b, 1, b, 2, 2, 2, 0);

@@ -22,7 +22,8 @@ void device_free(void *p);
 void copy_to_device(void *dst, const void *src, std::size_t bytes);
 void memset_zero(void *p, std::size_t bytes, void *stream);
 
-// y_local += sum over owned cells A_K x_local (x zero on the domain boundary).
+// y_local = sum over owned cells A_K x_local (x zero on the domain boundary; every local
+// point is written, points outside the owned cells' closure get 0).
 template <typename Number>
 void laplace_apply(const Box &box, OperatorView<Number> op, const Number *x, Number *y, void *stream);
 // d_local += cell contributions to diag(A).

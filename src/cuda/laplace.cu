@@ -1,5 +1,6 @@
-// Matrix-free Laplacian y += A x over the owned cells (sum factorization in shared memory,
-// atomicAdd into the shared points) and its diagonal. See cpu::laplace_apply.
+// Matrix-free Laplacian y = A x over the owned cells and its diagonal (see
+// cpu::laplace_apply): cell-based sum factorization in shared memory with atomicAdd into
+// the shared points (k >= 3), or a per-point gather in registers (k <= 2).
 #include "../core/dispatch.hpp"
 #include "common.cuh"
 #include "tuning.hpp"
@@ -66,9 +67,9 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
       acc[0] += mv[0] * iv[0];
       acc[1] += mv[1] * iv[0];
     },
-    [&](const Number *acc, int, int, int, int o) { B0[o] = acc[0]; B1[o] = acc[1]; });
+    [&](const Number *acc, int, int, int, int o, int) { B0[o] = acc[0]; B1[o] = acc[1]; });
   __syncthreads();
-  auto add = [&](const Number *acc, int xa, int yb, int zc, int) {
+  auto add = [&](const Number *acc, int xa, int yb, int zc, int, int) {
     if (valid) atomicAdd(y + base + xa + yb * gy + zc * gz, acc[0]);
   };
   auto two = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0] + mv[1] * iv[1]; };
@@ -81,9 +82,113 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
         acc[0] += mv[0] * iv[0] + mv[1] * iv[1];
         acc[1] += mv[0] * iv[1];
       },
-      [&](const Number *acc, int, int, int, int o) { B0[o] = acc[0]; B1[o] = acc[1]; });
+      [&](const Number *acc, int, int, int, int o, int) { B0[o] = acc[0]; B1[o] = acc[1]; });
     __syncthreads();
     contract<2, nb, nb, nz, nb, 2, 2, 1, false, nb, T, false>(t, {M, K}, {B0, B1}, two, add); // M_2 u + K_2 v
+  }
+}
+
+// Low degree (k <= 2): one thread per point gathers its row of A over the owned cells,
+// no atomics. Along each direction the owned cells around a point give a 1D row of the
+// mass and stiffness matrices (offsets -k..k; zero where no owned cell couples the two
+// points or the neighbour lies on the domain boundary, where x counts as zero);
+// A = K x M x M + M x K x M + M x M x K is applied by sum factorization in registers: a
+// thread block is a 32 x 8 tile of (x, y) points that marches along z, keeping the plane
+// sums pm = (M x M) x_l and pa = (K x M + M x K) x_l of the 2k+1 planes around its output
+// point (2D: one plane). Every local point is written (y = A_owned x); neighbour values
+// come through L1, the cell matrices from shared memory.
+template <int k, typename Number>
+__device__ __forceinline__ void row_1d(const Box &box, int d, int p, const Number *Mc, const Number *Kc, Number (&M)[2 * k + 1],
+                                       Number (&K)[2 * k + 1])
+{
+  const int e_hi = p / k, r = p % k; // cell e_hi holds p at local index r; a vertex (r = 0) also ends cell e_hi - 1
+  const bool hi = e_hi >= box.cs[d] && e_hi < box.ce[d], lo = r == 0 && e_hi - 1 >= box.cs[d] && e_hi - 1 < box.ce[d];
+#pragma unroll
+  for (int o = 0; o <= 2 * k; ++o) { // neighbour p + o - k
+    Number m = 0, s = 0;
+    const int q = o - k + r; // its local index in cell e_hi
+    if (hi && q >= 0 && q <= k) {
+      m += Mc[r * (k + 1) + q];
+      s += Kc[r * (k + 1) + q];
+    }
+    if (lo && o <= k) { // local index o in cell e_hi - 1, p at index k
+      m += Mc[k * (k + 1) + o];
+      s += Kc[k * (k + 1) + o];
+    }
+    const bool zero = d < box.dim && box.on_boundary_1d(p + o - k);
+    M[o] = zero ? Number(0) : m;
+    K[o] = zero ? Number(0) : s;
+  }
+}
+
+constexpr int gather_tile_x = 32, gather_tile_y = 8, gather_chunk_z = 32;
+
+template <int dim, int k, typename Number>
+__global__ void __launch_bounds__(gather_tile_x *gather_tile_y, gather_min_blocks_per_sm())
+  laplace_gather_kernel(const Box box, const OperatorView<Number> op, const Number *__restrict__ x, Number *__restrict__ y)
+{
+  constexpr int W = 2 * k + 1, C = (k + 1) * (k + 1);
+  __shared__ Number Mc[C], Kc[C];
+  const int tid = threadIdx.y * gather_tile_x + threadIdx.x;
+  if (tid < C) {
+    Mc[tid] = op.mass[tid];
+    Kc[tid] = op.stiffness[tid];
+  }
+  __syncthreads();
+  const int i = box.gs[0] + blockIdx.x * gather_tile_x + threadIdx.x, j = box.gs[1] + blockIdx.y * gather_tile_y + threadIdx.y;
+  const bool in = i < box.gs[0] + box.gm[0] && j < box.gs[1] + box.gm[1];
+  Number Mx[W], Kx[W], My[W], Ky[W];
+  row_1d<k>(box, 0, i, Mc, Kc, Mx, Kx);
+  row_1d<k>(box, 1, j, Mc, Kc, My, Ky);
+  bool use[W];
+#pragma unroll
+  for (int a = 0; a < W; ++a) use[a] = in && (Mx[a] != Number(0) || Kx[a] != Number(0));
+  // Plane sums at (i, j) of plane l (inside the local array).
+  auto plane = [&](int l, Number &pm, Number &pa) {
+    pm = pa = Number(0);
+#pragma unroll
+    for (int b = 0; b < W; ++b) {
+      if (!in || (My[b] == Number(0) && Ky[b] == Number(0))) continue; // uniform across the warp (one row)
+      const Number *row = x + box.local_index(i - k, j + b - k, l);
+      Number sm = 0, sk = 0;
+#pragma unroll
+      for (int a = 0; a < W; ++a) {
+        const Number v = use[a] ? row[a] : Number(0);
+        sm += Mx[a] * v;
+        sk += Kx[a] * v;
+      }
+      pm += My[b] * sm;
+      pa += My[b] * sk + Ky[b] * sm;
+    }
+  };
+  if constexpr (dim == 2) {
+    Number pm, pa;
+    plane(0, pm, pa);
+    if (in) y[box.local_index(i, j, 0)] = pa;
+  } else {
+    const int z0 = box.gs[2], z1 = box.gs[2] + box.gm[2];
+    const int l_begin = z0 + blockIdx.z * gather_chunk_z, l_end = min(l_begin + gather_chunk_z, z1);
+    Number pm[W], pa[W]; // planes l - k .. l + k
+    auto plane_or_zero = [&](int l, Number &m, Number &a) {
+      if (l >= z0 && l < z1) plane(l, m, a);
+      else m = a = Number(0);
+    };
+#pragma unroll
+    for (int c = 1; c < W; ++c) plane_or_zero(l_begin - k - 1 + c, pm[c], pa[c]);
+    for (int l = l_begin; l < l_end; ++l) {
+#pragma unroll
+      for (int c = 0; c + 1 < W; ++c) {
+        pm[c] = pm[c + 1];
+        pa[c] = pa[c + 1];
+      }
+      plane_or_zero(l + k, pm[W - 1], pa[W - 1]);
+      Number Mz[W], Kz[W];
+      row_1d<k>(box, 2, l, Mc, Kc, Mz, Kz);
+      Number out = 0;
+#pragma unroll
+      for (int c = 0; c < W; ++c) out += Mz[c] * pa[c] + Kz[c] * pm[c];
+      if (in) y[box.local_index(i, j, l)] = out;
+    }
   }
 }
 
@@ -91,6 +196,15 @@ template <int dim, int k, typename Number>
 void launch_laplace(const Box &box, OperatorView<Number> op, const Number *x, Number *y, cudaStream_t stream)
 {
   using Plan = CellPlan<dim, k, Number>;
+  if constexpr (k <= 2) {
+    const dim3 threads(gather_tile_x, gather_tile_y),
+      blocks((box.gm[0] + gather_tile_x - 1) / gather_tile_x, (box.gm[1] + gather_tile_y - 1) / gather_tile_y,
+             dim == 3 ? (box.gm[2] + gather_chunk_z - 1) / gather_chunk_z : 1);
+    laplace_gather_kernel<dim, k, Number><<<blocks, threads, 0, stream>>>(box, op, x, y);
+    check_launch("laplace_apply (gather) kernel launch");
+    return;
+  }
+  VPATCH_CUDA_CHECK(cudaMemsetAsync(y, 0, sizeof(Number) * (std::size_t)box.local_points(), stream));
   const CellRange cr = owned_cells(box);
   if (cr.ncells <= 0) return;
   static int configured = -1;

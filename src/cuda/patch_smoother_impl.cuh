@@ -33,6 +33,7 @@ struct PatchPlan {
   static constexpr bool padded = V == SmootherKernel::Basic;
   static constexpr int T = n * n; // threads per patch
   static constexpr int P = patches_per_block(dim, k, sizeof(Number) == 8);
+  static constexpr bool packed = !padded && pack_patches(dim, k, sizeof(Number) == 8);
   static constexpr int min_blocks = patch_min_blocks_per_sm(dim, k, sizeof(Number) == 8);
   static constexpr int nz = dim == 3 ? n : 1, mz = dim == 3 ? m : 1;
   static constexpr int nd = n * n * nz;
@@ -40,7 +41,9 @@ struct PatchPlan {
   static constexpr int halfB = padded ? nd : m * n * nz;
   static constexpr int per_patch = sizeA + 2 * halfB;
   static constexpr int mats = 2 * m * n + 2 * m * m + m;
-  static constexpr std::size_t smem = sizeof(Number) * (std::size_t)(mats + P * per_patch);
+  // After the tensors: the closure-corner index of each patch of the block (-1: no patch).
+  static constexpr std::size_t corners = (sizeof(Number) * (std::size_t)(mats + P * per_patch) + 7) / 8 * 8;
+  static constexpr std::size_t smem = corners + sizeof(long) * P;
 };
 
 template <int dim, int k, typename Number, SmootherKernel V>
@@ -49,12 +52,15 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   patch_kernel(const PatchArgs<Number> a)
 {
   using Plan = PatchPlan<dim, k, Number, V>;
-  constexpr int n = Plan::n, m = Plan::m, T = Plan::T, nz = Plan::nz, mz = Plan::mz;
-  constexpr bool Pd = Plan::padded, boundary_variant = V == SmootherKernel::Boundary;
+  constexpr int n = Plan::n, m = Plan::m, T = Plan::T, nz = Plan::nz, mz = Plan::mz, P = Plan::P, PS = Plan::per_patch;
+  constexpr bool Pd = Plan::padded, Pk = Plan::packed, boundary_variant = V == SmootherKernel::Boundary;
   Number *sm = shared_base<Number>();
   Number *Mr = sm, *Kr = Mr + m * n, *S = Kr + m * n, *St = S + m * m, *lam = St + m * m;
   const int tid = threadIdx.x, pib = tid / T, t = tid % T;
-  Number *A = sm + Plan::mats + pib * Plan::per_patch, *B0 = A + Plan::sizeA, *B1 = B0 + Plan::halfB;
+  // Buffers of patch 0 (the contractions address patch g at + g PS) and of this thread's patch.
+  Number *A0 = sm + Plan::mats, *B00 = A0 + Plan::sizeA, *B10 = B00 + Plan::halfB;
+  Number *A = A0 + pib * PS, *B0 = B00 + pib * PS, *B1 = B10 + pib * PS;
+  long *corner = reinterpret_cast<long *>(reinterpret_cast<unsigned char *>(sm) + Plan::corners);
 
   for (int i = tid; i < m * n; i += blockDim.x) {
     Mr[i] = a.p.mass_rows[i];
@@ -79,6 +85,12 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   const Box &box = a.box;
   const long gx = 1, gy = box.gm[0], gz = (long)box.gm[0] * box.gm[1];
   const long base = valid ? box.local_index(i0, j0, l0) : 0; // closure corner
+  if (Pk && t == 0) corner[pib] = valid ? base : -1;
+  // Closure corner of patch g (-1: no patch); g is this thread's patch unless Packed.
+  auto corner_of = [&](int g) -> long {
+    if constexpr (Pk) return corner[g];
+    else return valid ? base : -1;
+  };
   auto at = [&](int x, int y, int z) { return tidx<Pd, n, m, m>(x, y, z); }; // interior tensors
 
   if (!a.given) {
@@ -93,7 +105,7 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     }
     __syncthreads();
     // a = M_0 x, c = K_0 x: (m, n, nz) each.
-    auto st_ac = [&](const Number *acc, int, int, int, int o) { B0[o] = acc[0]; B1[o] = acc[1]; };
+    auto st_ac = [&](const Number *acc, int, int, int, int o, int) { B00[o] = acc[0]; B10[o] = acc[1]; };
     if (boundary_variant) {
       // x is zero inside the closure: lines (y, z) interior in both have only the two end
       // points nonzero (paper eq. 4.1/4.2, A^{IB} terms with M_0^{IB}, A_0^{IB}).
@@ -120,33 +132,37 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
         }
       }
     } else {
-      contract<0, n, n, nz, m, 2, 1, 2, Pd, n, T, false>(
-        t, {Mr, Kr}, {A}, [](Number *acc, const Number *mv, const Number *iv) {
+      contract<0, n, n, nz, m, 2, 1, 2, Pd, n, T, false, P, PS, Pk>(
+        tid, {Mr, Kr}, {A0}, [](Number *acc, const Number *mv, const Number *iv) {
           acc[0] += mv[0] * iv[0];
           acc[1] += mv[1] * iv[0];
         }, st_ac);
     }
     __syncthreads();
-    auto rhs_at = [&](int x, int y, int z) { return a.rhs[base + (x + 1) * gx + (y + 1) * gy + (dim == 3 ? (z + 1) * gz : 0)]; };
+    // rhs at interior point (x, y, z) of patch g, 0 for a missing patch
+    auto rhs_at = [&](int g, int x, int y, int z) {
+      const long c = corner_of(g);
+      return c < 0 ? Number(0) : a.rhs[c + (x + 1) * gx + (y + 1) * gy + (dim == 3 ? (z + 1) * gz : 0)];
+    };
     if constexpr (dim == 2) {
       // r = rhs_I - M_1 c - K_1 a
-      contract<1, m, n, 1, m, 2, 2, 1, Pd, n, T, false>(
-        t, {Mr, Kr}, {B1, B0}, [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0] + mv[1] * iv[1]; },
-        [&](const Number *acc, int x, int y, int z, int o) { A[o] = (valid ? rhs_at(x, y, z) : Number(0)) - acc[0]; });
+      contract<1, m, n, 1, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk>(
+        tid, {Mr, Kr}, {B10, B00}, [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0] + mv[1] * iv[1]; },
+        [&](const Number *acc, int x, int y, int z, int o, int g) { A0[o] = rhs_at(g, x, y, z) - acc[0]; });
     } else {
       // u = M_1 c + K_1 a, v = M_1 a: (m, m, n), in place over a, c.
-      contract<1, m, n, nz, m, 2, 2, 2, Pd, n, T, true>(
-        t, {Mr, Kr}, {B1, B0},
+      contract<1, m, n, nz, m, 2, 2, 2, Pd, n, T, true, P, PS, Pk>(
+        tid, {Mr, Kr}, {B10, B00},
         [](Number *acc, const Number *mv, const Number *iv) {
           acc[0] += mv[0] * iv[0] + mv[1] * iv[1];
           acc[1] += mv[0] * iv[1];
         },
-        [&](const Number *acc, int, int, int, int o) { B0[o] = acc[0]; B1[o] = acc[1]; });
+        [&](const Number *acc, int, int, int, int o, int) { B00[o] = acc[0]; B10[o] = acc[1]; });
       __syncthreads();
       // r = rhs_I - M_2 u - K_2 v
-      contract<2, m, m, nz, m, 2, 2, 1, Pd, n, T, false>(
-        t, {Mr, Kr}, {B0, B1}, [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0] + mv[1] * iv[1]; },
-        [&](const Number *acc, int x, int y, int z, int o) { A[o] = (valid ? rhs_at(x, y, z) : Number(0)) - acc[0]; });
+      contract<2, m, m, nz, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk>(
+        tid, {Mr, Kr}, {B00, B10}, [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0] + mv[1] * iv[1]; },
+        [&](const Number *acc, int x, int y, int z, int o, int g) { A0[o] = rhs_at(g, x, y, z) - acc[0]; });
     }
   } else {
     // Given residual: r = rhs_I.
@@ -157,10 +173,11 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   }
   __syncthreads();
 
-  // out_I (+)= delta at interior point (x, y, z).
-  auto write = [&](int x, int y, int z, Number delta) {
-    if (!valid) return;
-    Number *o = a.out + base + (x + 1) * gx + (y + 1) * gy + (dim == 3 ? (z + 1) * gz : 0);
+  // out_I (+)= delta at interior point (x, y, z) of patch g.
+  auto write = [&](int g, int x, int y, int z, Number delta) {
+    const long c = corner_of(g);
+    if (c < 0) return;
+    Number *o = a.out + c + (x + 1) * gx + (y + 1) * gy + (dim == 3 ? (z + 1) * gz : 0);
     if (boundary_variant) *o = delta;
     else if (a.atomic) atomicAdd(o, a.scale * delta);
     else *o += a.scale * delta;
@@ -175,39 +192,107 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
         const int ja = j % m, jb = (j / m) % m, jc = j / (m * m);
         s += D[(long)i * N + j] * A[at(ja, jb, jc)];
       }
-      write(i % m, (i / m) % m, i / (m * m), s);
+      write(pib, i % m, (i / m) % m, i / (m * m), s);
     }
     return;
   }
 
   // Fast diagonalization: (S x S x S) Lambda^{-1} (S^T x S^T x S^T) r.
   auto one = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0]; };
-  auto to = [](Number *dst) { return [dst](const Number *acc, int, int, int, int o) { dst[o] = acc[0]; }; };
+  auto to = [](Number *dst) { return [dst](const Number *acc, int, int, int, int o, int) { dst[o] = acc[0]; }; };
   auto divide_to = [&](Number *dst) {
-    return [dst, lam](const Number *acc, int x, int y, int z, int o) {
+    return [dst, lam](const Number *acc, int x, int y, int z, int o, int) {
       dst[o] = acc[0] / (lam[x] + lam[y] + (dim == 3 ? lam[z] : Number(0)));
     };
   };
-  auto final_write = [&](const Number *acc, int x, int y, int z, int) { write(x, y, z, acc[0]); };
-  contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false>(t, {St}, {A}, one, to(B0));
+  auto final_write = [&](const Number *acc, int x, int y, int z, int, int g) { write(g, x, y, z, acc[0]); };
+  contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {St}, {A0}, one, to(B00));
   __syncthreads();
   if constexpr (dim == 2) {
-    contract<1, m, m, 1, m, 1, 1, 1, Pd, n, T, false>(t, {St}, {B0}, one, divide_to(A));
+    contract<1, m, m, 1, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {St}, {B00}, one, divide_to(A0));
     __syncthreads();
-    contract<0, m, m, 1, m, 1, 1, 1, Pd, n, T, false>(t, {S}, {A}, one, to(B0));
+    contract<0, m, m, 1, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {S}, {A0}, one, to(B00));
     __syncthreads();
-    contract<1, m, m, 1, m, 1, 1, 1, Pd, n, T, false>(t, {S}, {B0}, one, final_write);
+    contract<1, m, m, 1, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {S}, {B00}, one, final_write);
   } else {
-    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false>(t, {St}, {B0}, one, to(A));
+    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {St}, {B00}, one, to(A0));
     __syncthreads();
-    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false>(t, {St}, {A}, one, divide_to(B0));
+    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {St}, {A0}, one, divide_to(B00));
     __syncthreads();
-    contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false>(t, {S}, {B0}, one, to(A));
+    contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {S}, {B00}, one, to(A0));
     __syncthreads();
-    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false>(t, {S}, {A}, one, to(B0));
+    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {S}, {A0}, one, to(B00));
     __syncthreads();
-    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false>(t, {S}, {B0}, one, final_write);
+    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {S}, {B00}, one, final_write);
   }
+}
+
+// k = 1, one thread per patch (the one-thread-per-point layout of paper Fig. 5): the patch
+// of a Q1 vertex has one interior point, the vertex itself, and 3^d closure points, so the
+// local residual is a 3^d-point sum factorization in registers and the fast
+// diagonalization is a scalar, (S S S) (S^T S^T S^T) r / (d lambda). Same arguments and
+// results as patch_kernel<dim, 1, ...> (Fused: residual from the closure, or Given;
+// Boundary: the vertex value is never read and is assigned); no shared memory.
+template <int dim, typename Number, bool boundary_variant>
+__global__ void __launch_bounds__(128) patch_point_kernel(const PatchArgs<Number> a)
+{
+  const long pid = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (pid >= a.npatches) return;
+  const Box &box = a.box;
+  const int px = (int)(pid % a.count[0]), py = (int)((pid / a.count[0]) % a.count[1]),
+            pz = (int)(pid / ((long)a.count[0] * a.count[1]));
+  const int i0 = a.first[0] + a.step * px - 1, j0 = a.first[1] + a.step * py - 1,
+            l0 = dim == 3 ? a.first[2] + a.step * pz - 1 : 0;
+  const long gy = box.gm[0], gz = (long)box.gm[0] * box.gm[1];
+  const long base = box.local_index(i0, j0, l0), center = base + 1 + gy + (dim == 3 ? gz : 0);
+  Number r;
+  if (a.given) r = a.rhs[center];
+  else {
+    Number M[3], K[3];
+#pragma unroll
+    for (int q = 0; q < 3; ++q) {
+      M[q] = a.p.mass_rows[q];
+      K[q] = a.p.stiffness_rows[q];
+    }
+    constexpr int nz = dim == 3 ? 3 : 1;
+    Number ax = 0; // sum over z of M_2 u + K_2 v (3D) or M_1 c + K_1 a (2D)
+#pragma unroll
+    for (int z = 0; z < nz; ++z) {
+      Number u = 0, v = 0; // u = M_1 c + K_1 a, v = M_1 a on this z line
+#pragma unroll
+      for (int y = 0; y < 3; ++y) {
+        Number sa = 0, sc = 0; // a = M_0 x, c = K_0 x on this x line
+#pragma unroll
+        for (int x = 0; x < 3; ++x) {
+          const bool vertex = x == 1 && y == 1 && (dim == 2 || z == 1);
+          Number xv = 0;
+          if (!(boundary_variant && vertex) && !box.on_boundary(i0 + x, j0 + y, l0 + z)) xv = a.x[base + x + y * gy + z * gz];
+          sa += M[x] * xv;
+          sc += K[x] * xv;
+        }
+        u += M[y] * sc + K[y] * sa;
+        v += M[y] * sa;
+      }
+      ax += dim == 3 ? M[z] * u + K[z] * v : u;
+    }
+    r = a.rhs[center] - ax;
+  }
+  Number delta;
+  if (a.dense) delta = a.p.dense_inverse[0] * r;
+  else {
+    const Number s = a.p.eigenvectors[0], st = a.p.eigenvectors_t[0];
+    delta = st * r;
+    delta = st * delta;
+    if (dim == 3) delta = st * delta;
+    delta /= dim * a.p.eigenvalues[0];
+    delta = s * delta;
+    delta = s * delta;
+    if (dim == 3) delta = s * delta;
+  }
+  Number *o = a.out + center;
+  if (boundary_variant) *o = delta;
+  else if (a.atomic) atomicAdd(o, a.scale * delta);
+  else *o += a.scale * delta;
 }
 
 // Patches of the color along one direction: vertices first + step p, p < count.
@@ -257,6 +342,17 @@ void launch_patch(const Box &box, PatchView<Number> p, LocalSolver solver, Patch
     args.npatches *= args.count[d];
   }
   if (args.npatches <= 0) return;
+  if constexpr (k == 1) {
+    // Fused and Boundary use the one-thread-per-patch kernel; Basic stays the block-layout reference.
+    if (kernel != SmootherKernel::Basic) {
+      const int threads = 128;
+      const long blocks = (args.npatches + threads - 1) / threads;
+      if (kernel == SmootherKernel::Boundary) patch_point_kernel<dim, Number, true><<<(unsigned)blocks, threads, 0, stream>>>(args);
+      else patch_point_kernel<dim, Number, false><<<(unsigned)blocks, threads, 0, stream>>>(args);
+      check_launch("patch_correct (k = 1) kernel launch");
+      return;
+    }
+  }
   switch (kernel) {
   case SmootherKernel::Basic: launch_patch_variant<dim, k, Number, SmootherKernel::Basic>(args, stream); break;
   case SmootherKernel::Boundary: launch_patch_variant<dim, k, Number, SmootherKernel::Boundary>(args, stream); break;

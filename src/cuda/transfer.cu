@@ -69,10 +69,10 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   __syncthreads();
   auto one = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0]; };
   contract<0, nb, nb, bz, np, 1, 1, 1, false, np, T, false>(t, {Ps}, {X}, one,
-                                                             [&](const Number *acc, int, int, int, int o) { T1[o] = acc[0]; });
+                                                             [&](const Number *acc, int, int, int, int o, int) { T1[o] = acc[0]; });
   __syncthreads();
   const int rx = rows_of(k, cx, coarse.cells), ry = rows_of(k, cy, coarse.cells), rz = dim == 3 ? rows_of(k, cz, coarse.cells) : 1;
-  auto store = [&](const Number *acc, int a, int b, int c, int) {
+  auto store = [&](const Number *acc, int a, int b, int c, int, int) {
     if (!valid || a >= rx || b >= ry || c >= rz) return;
     const int i = 2 * cx * k + a, j = 2 * cy * k + b, l = dim == 3 ? 2 * cz * k + c : 0;
     if (!fine.on_boundary(i, j, l)) xf[fine.owned_index(i, j, l)] += acc[0];
@@ -81,7 +81,7 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
     contract<1, np, nb, 1, np, 1, 1, 1, false, np, T, false>(t, {Ps}, {T1}, one, store);
   } else {
     contract<1, np, nb, nb, np, 1, 1, 1, false, np, T, false>(t, {Ps}, {T1}, one,
-                                                              [&](const Number *acc, int, int, int, int o) { T2[o] = acc[0]; });
+                                                              [&](const Number *acc, int, int, int, int o, int) { T2[o] = acc[0]; });
     __syncthreads();
     contract<2, np, np, nb, np, 1, 1, 1, false, np, T, false>(t, {Ps}, {T2}, one, store);
   }
@@ -116,16 +116,16 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   __syncthreads();
   auto one = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0]; };
   contract<0, np, np, pz, nb, 1, 1, 1, false, np, T, false>(t, {Rs}, {Y}, one,
-                                                             [&](const Number *acc, int, int, int, int o) { T1[o] = acc[0]; });
+                                                             [&](const Number *acc, int, int, int, int o, int) { T1[o] = acc[0]; });
   __syncthreads();
-  auto add = [&](const Number *acc, int a, int b, int c, int) {
+  auto add = [&](const Number *acc, int a, int b, int c, int, int) {
     if (valid) atomicAdd(xc + coarse.local_index(cx * k + a, cy * k + b, dim == 3 ? cz * k + c : 0), acc[0]);
   };
   if constexpr (dim == 2) {
     contract<1, nb, np, 1, nb, 1, 1, 1, false, np, T, false>(t, {Rs}, {T1}, one, add);
   } else {
     contract<1, nb, np, np, nb, 1, 1, 1, false, np, T, false>(t, {Rs}, {T1}, one,
-                                                              [&](const Number *acc, int, int, int, int o) { T2[o] = acc[0]; });
+                                                              [&](const Number *acc, int, int, int, int o, int) { T2[o] = acc[0]; });
     __syncthreads();
     contract<2, nb, nb, np, nb, 1, 1, 1, false, np, T, false>(t, {Rs}, {T2}, one, add);
   }

@@ -50,6 +50,30 @@ constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double)
 #endif
 }
 
+// Whether the contractions of the several patches of a block use packed thread numbering
+// (detail::contract, Packed: the patches' output planes one after the other, so idle
+// threads form whole warps) instead of each patch's own threads. Override for experiments
+// with -DVPATCH_PACK=0/1. H200 (bench/NOTES.md): packed is 8-25% faster for 2D k = 2..4,
+// 3D k = 2 and 3D float k = 4, 2-9% slower for 3D k = 3.
+constexpr bool pack_patches(int dim, int degree, bool is_double)
+{
+#ifdef VPATCH_PACK
+  return VPATCH_PACK && patches_per_block(dim, degree, is_double) > 1;
+#else
+  return patches_per_block(dim, degree, is_double) > 1 && !(dim == 3 && degree == 3);
+#endif
+}
+
+// Second argument of laplace_gather_kernel's __launch_bounds__ (k <= 2; 0 = no hint).
+constexpr int gather_min_blocks_per_sm()
+{
+#ifdef VPATCH_GATHER_MIN_BLOCKS
+  return VPATCH_GATHER_MIN_BLOCKS;
+#else
+  return 0;
+#endif
+}
+
 // Cells per block of laplace_apply (threads per cell (k+1)^2) and of the transfer kernels
 // (threads per coarse cell (2k+1)^2): about 128 threads or more per block.
 constexpr int cells_per_block_laplace(int dim, int degree)

@@ -200,8 +200,12 @@ PetscErrorCode LevelOps<Number>::apply(const Number *x, Number *y)
     xl = local_work(0);
     yl = local_work(1);
     PetscCall(global_to_local(x, local_work(0)));
-    local_[1].zero(stream_);
-  } else PetscCall(zero(y));
+  }
+  // The device kernels write every local point of y; the host kernels accumulate.
+  if (space_ == MemSpace::Host) {
+    if (distributed()) local_[1].zero(stream_);
+    else PetscCall(zero(y));
+  }
   PetscCall(KernelBegin(space_));
   if (space_ == MemSpace::Host) dispatch(b.dim, b.degree, [&](auto D, auto K) { cpu::laplace_apply<D(), K()>(b, op_, xl, yl); });
   else if constexpr (have_cuda) cuda::laplace_apply(b, op_, xl, yl, stream_);
