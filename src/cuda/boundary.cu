@@ -5,27 +5,36 @@ namespace vpatch {
 namespace cuda {
 namespace detail {
 
-// One thread per owned point (grid-stride); interior points are skipped. These kernels are
-// rare (boundary rows of A and of the smoother), so the simple loop is enough.
+// The owned points on the faces of the domain: blockIdx.y = face (2d + side), threads
+// grid-stride over the face's owned (u, v) points; points on edges are visited once per
+// face they lie on (the same value). O(n^{d-1}) work: interior points are never touched.
 template <typename Number, bool copy>
 __global__ void boundary_kernel(const Box box, const Number *src, Number value, Number *dst)
 {
-  const long total = box.owned_points();
+  const int d = blockIdx.y / 2, c = (blockIdx.y % 2) ? box.n - 1 : 0;
+  if (c < box.os[d] || c >= box.os[d] + box.om[d]) return; // this rank owns no point of the face
+  const int du = d == 0 ? 1 : 0, dv = d == 2 ? 1 : 2; // the other two directions
+  const long nu = box.om[du], total = nu * box.om[dv];
   for (long g = (long)blockIdx.x * blockDim.x + threadIdx.x; g < total; g += (long)gridDim.x * blockDim.x) {
-    const int i = box.os[0] + (int)(g % box.om[0]), j = box.os[1] + (int)((g / box.om[0]) % box.om[1]),
-              l = box.os[2] + (int)(g / ((long)box.om[0] * box.om[1]));
-    if (box.on_boundary(i, j, l)) dst[g] = copy ? src[g] : value; // g == box.owned_index(i, j, l)
+    int p[3];
+    p[d] = c;
+    p[du] = box.os[du] + (int)(g % nu);
+    p[dv] = box.os[dv] + (int)(g / nu);
+    const long o = box.owned_index(p[0], p[1], p[2]);
+    dst[o] = copy ? src[o] : value;
   }
 }
 
 template <typename Number, bool copy>
 void launch_boundary(const Box &box, const Number *src, Number value, Number *dst, void *stream)
 {
-  const long total = box.owned_points();
-  if (total <= 0) return;
+  if (box.owned_points() <= 0) return;
+  long face = 0; // largest face
+  for (int d = 0; d < box.dim; ++d) face = std::max(face, box.owned_points() / box.om[d]);
   const int threads = 256;
-  const long blocks = std::min<long>((total + threads - 1) / threads, 65536);
-  boundary_kernel<Number, copy><<<(unsigned)blocks, threads, 0, to_stream(stream)>>>(box, src, value, dst);
+  const long blocks = std::min<long>((face + threads - 1) / threads, 4096);
+  const dim3 grid((unsigned)blocks, 2 * box.dim);
+  boundary_kernel<Number, copy><<<grid, threads, 0, to_stream(stream)>>>(box, src, value, dst);
   check_launch(copy ? "copy_boundary kernel launch" : "set_boundary kernel launch");
 }
 

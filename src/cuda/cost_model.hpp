@@ -116,6 +116,7 @@ inline KernelCost transfer_cost(int dim, int k)
     c += contract_cost(1, b, p, p, b, 1, 1, 1, 1);
     c += contract_cost(2, b, b, p, b, 1, 1, 1, 0);
   }
+  if (k == 1) c.reads = c.writes = 0; // one thread per point, registers only (transfer.cu)
   return c;
 }
 

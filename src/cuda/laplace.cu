@@ -124,7 +124,7 @@ __device__ __forceinline__ void row_1d(const Box &box, int d, int p, const Numbe
 constexpr int gather_tile_x = 32, gather_tile_y = 8, gather_chunk_z = 32;
 
 template <int dim, int k, typename Number>
-__global__ void __launch_bounds__(gather_tile_x *gather_tile_y, gather_min_blocks_per_sm())
+__global__ void __launch_bounds__(gather_tile_x *gather_tile_y, gather_min_blocks_per_sm(dim, k, sizeof(Number) == 8))
   laplace_gather_kernel(const Box box, const OperatorView<Number> op, const Number *__restrict__ x, Number *__restrict__ y)
 {
   constexpr int W = 2 * k + 1, C = (k + 1) * (k + 1);

@@ -1,6 +1,7 @@
 // Grid transfers between a coarse level and the fine level of the same degree k (every
 // coarse cell split into 2^d fine cells): xf_owned += P xc_local and xc_local += P^T xf_owned,
-// one coarse cell per thread group, sum factorization in shared memory. See cpu::prolongate,
+// one coarse cell per thread group, sum factorization in shared memory (k = 1: one thread per
+// point, below). See cpu::prolongate,
 // cpu::restrict_add (transfer_rows rule: each fine point is written by exactly one cell).
 #include "../core/dispatch.hpp"
 #include "common.cuh"
@@ -131,6 +132,113 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   }
 }
 
+// k = 1: one thread per point, no shared memory and no atomics. Along each direction a
+// fine point f lies in coarse cell c = min(f / 2k, cells - 1) at local row a = f - 2kc
+// (the transfer_rows rule), so prolongation gathers the (k+1)^d coarse values of that
+// cell with the tensor weights P[a][b], and restriction gathers, for coarse point I, the
+// fine points f = 2k(I - 1) + o, o = 0..4k, whose cell c holds I (b = I - ck in 0..k),
+// with weights P[a][b]. Cells not owned by the coarse box and points on the domain
+// boundary get weight 0 (as in cpu::prolongate / cpu::restrict_add).
+template <int k>
+__device__ __forceinline__ int coarse_cell_of(int f, int cells)
+{
+  const int c = f / (2 * k);
+  return c < cells ? c : cells - 1;
+}
+
+template <int dim, int k, typename Number>
+__global__ void __launch_bounds__(256) prolongate_point_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm,
+                                                               const Number *__restrict__ xc, Number *__restrict__ xf)
+{
+  constexpr int nb = k + 1, np = 2 * k + 1;
+  const long g = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (g >= fine.owned_points()) return;
+  const int f[3] = {fine.os[0] + (int)(g % fine.om[0]), fine.os[1] + (int)((g / fine.om[0]) % fine.om[1]),
+                    fine.os[2] + (int)(g / ((long)fine.om[0] * fine.om[1]))};
+  if (fine.on_boundary(f[0], f[1], f[2])) return;
+  Number w[3][nb];
+  int base[3];
+#pragma unroll
+  for (int d = 0; d < 3; ++d) {
+    if (d >= dim) {
+      base[d] = 0;
+#pragma unroll
+      for (int b = 0; b < nb; ++b) w[d][b] = b == 0 ? Number(1) : Number(0);
+      continue;
+    }
+    const int c = coarse_cell_of<k>(f[d], coarse.cells), a = f[d] - 2 * k * c;
+    if (c < coarse.cs[d] || c >= coarse.ce[d]) return; // not interpolated by this rank
+    base[d] = c * k;
+#pragma unroll
+    for (int b = 0; b < nb; ++b) w[d][b] = coarse.on_boundary_1d(c * k + b) ? Number(0) : Pm[a * nb + b];
+  }
+  (void)np;
+  Number sum = 0;
+#pragma unroll
+  for (int bz = 0; bz < (dim == 3 ? nb : 1); ++bz)
+#pragma unroll
+    for (int by = 0; by < nb; ++by) {
+      const Number wyz = w[2][bz] * w[1][by];
+      if (wyz == Number(0)) continue;
+      const Number *row = xc + coarse.local_index(base[0], base[1] + by, base[2] + bz);
+      Number sx = 0;
+#pragma unroll
+      for (int bx = 0; bx < nb; ++bx)
+        if (w[0][bx] != Number(0)) sx += w[0][bx] * row[bx];
+      sum += wyz * sx;
+    }
+  xf[fine.owned_index(f[0], f[1], f[2])] += sum;
+}
+
+template <int dim, int k, typename Number>
+__global__ void __launch_bounds__(256) restrict_point_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm,
+                                                             const Number *__restrict__ xf, Number *__restrict__ xc)
+{
+  constexpr int nb = k + 1, W = 4 * k + 1;
+  const long g = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (g >= coarse.local_points()) return;
+  const int I[3] = {coarse.gs[0] + (int)(g % coarse.gm[0]), coarse.gs[1] + (int)((g / coarse.gm[0]) % coarse.gm[1]),
+                    coarse.gs[2] + (int)(g / ((long)coarse.gm[0] * coarse.gm[1]))};
+  Number w[3][W];
+  int first[3];
+  bool any = true;
+#pragma unroll
+  for (int d = 0; d < 3; ++d) {
+    bool some = false;
+    first[d] = d < dim ? 2 * k * (I[d] - 1) : 0;
+#pragma unroll
+    for (int o = 0; o < W; ++o) {
+      Number v = 0;
+      if (d >= dim) v = o == 0 ? Number(1) : Number(0);
+      else {
+        const int fo = first[d] + o;
+        if (fo >= 0 && fo < fine.n && !fine.on_boundary_1d(fo)) {
+          const int c = coarse_cell_of<k>(fo, coarse.cells), b = I[d] - c * k, a = fo - 2 * k * c;
+          if (b >= 0 && b <= k && c >= coarse.cs[d] && c < coarse.ce[d]) v = Pm[a * nb + b];
+        }
+      }
+      w[d][o] = v;
+      some = some || v != Number(0);
+    }
+    any = any && some;
+  }
+  if (!any) return;
+  Number sum = 0;
+#pragma unroll
+  for (int oz = 0; oz < (dim == 3 ? W : 1); ++oz)
+#pragma unroll
+    for (int oy = 0; oy < W; ++oy) {
+      const Number wyz = w[2][oz] * w[1][oy];
+      if (wyz == Number(0)) continue;
+      Number sx = 0;
+#pragma unroll
+      for (int ox = 0; ox < W; ++ox)
+        if (w[0][ox] != Number(0)) sx += w[0][ox] * xf[fine.owned_index(first[0] + ox, first[1] + oy, first[2] + oz)];
+      sum += wyz * sx;
+    }
+  xc[g] += sum;
+}
+
 template <int dim, int k, typename Number>
 void launch_transfer(bool restrict_, const Box &coarse, const Box &fine, TransferView<Number> tv, const Number *in, Number *out,
                      cudaStream_t stream)
@@ -138,6 +246,14 @@ void launch_transfer(bool restrict_, const Box &coarse, const Box &fine, Transfe
   using Plan = TransferPlan<dim, k, Number>;
   const CoarseCells cc = coarse_cells(coarse);
   if (cc.ncells <= 0) return;
+  if constexpr (k == 1) {
+    const long points = restrict_ ? coarse.local_points() : fine.owned_points();
+    const unsigned blocks = (unsigned)((points + 255) / 256);
+    if (restrict_) restrict_point_kernel<dim, k, Number><<<blocks, 256, 0, stream>>>(coarse, fine, tv.prolongation, in, out);
+    else prolongate_point_kernel<dim, k, Number><<<blocks, 256, 0, stream>>>(coarse, fine, tv.prolongation, in, out);
+    check_launch("transfer (k = 1) kernel launch");
+    return;
+  }
   const long blocks = (cc.ncells + Plan::C - 1) / Plan::C;
   if (restrict_) {
     static int configured = -1;

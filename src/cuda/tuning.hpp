@@ -64,13 +64,17 @@ constexpr bool pack_patches(int dim, int degree, bool is_double)
 #endif
 }
 
-// Second argument of laplace_gather_kernel's __launch_bounds__ (k <= 2; 0 = no hint).
-constexpr int gather_min_blocks_per_sm()
+// Second argument of laplace_gather_kernel's __launch_bounds__ (k <= 2; 0 = no hint):
+// fewer registers, more resident blocks. H200 (bench/NOTES.md): 3D k = 1 double 4 blocks
+// (88 -> 64 registers, +50%), 3D k = 2 float 4 (+12%), 3D k = 2 double 3 (+19%).
+// -DVPATCH_GATHER_MIN_BLOCKS=B overrides it for all.
+constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
 #ifdef VPATCH_GATHER_MIN_BLOCKS
   return VPATCH_GATHER_MIN_BLOCKS;
 #else
-  return 0;
+  if (dim != 3) return 0;
+  return degree == 1 ? (is_double ? 4 : 0) : degree == 2 ? (is_double ? 3 : 4) : 0;
 #endif
 }
 
