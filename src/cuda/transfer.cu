@@ -150,7 +150,7 @@ template <int dim, int k, typename Number>
 __global__ void __launch_bounds__(256) prolongate_point_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm,
                                                                const Number *__restrict__ xc, Number *__restrict__ xf)
 {
-  constexpr int nb = k + 1, np = 2 * k + 1;
+  constexpr int nb = k + 1;
   const long g = (long)blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= fine.owned_points()) return;
   const int f[3] = {fine.os[0] + (int)(g % fine.om[0]), fine.os[1] + (int)((g / fine.om[0]) % fine.om[1]),
@@ -172,7 +172,6 @@ __global__ void __launch_bounds__(256) prolongate_point_kernel(const Box coarse,
 #pragma unroll
     for (int b = 0; b < nb; ++b) w[d][b] = coarse.on_boundary_1d(c * k + b) ? Number(0) : Pm[a * nb + b];
   }
-  (void)np;
   Number sum = 0;
 #pragma unroll
   for (int bz = 0; bz < (dim == 3 ? nb : 1); ++bz)
