@@ -48,6 +48,23 @@ inline void prepare_shared(Kernel kernel, std::size_t bytes, const char *name, i
   configured_bytes = (int)bytes;
 }
 
+// g = a + n0 (b + n1 c): 32-bit division where g fits (64-bit division is a long
+// instruction sequence, a visible cost in the one-thread-per-point kernels).
+__device__ __forceinline__ void split3(long g, int n0, int n1, int &a, int &b, int &c)
+{
+  if (g < 0x7fffffffL) {
+    const unsigned u = (unsigned)g, q = u / (unsigned)n0;
+    a = (int)(u - q * (unsigned)n0);
+    b = (int)(q % (unsigned)n1);
+    c = (int)(q / (unsigned)n1);
+  } else {
+    const long q = g / n0;
+    a = (int)(g - q * n0);
+    b = (int)(q % n1);
+    c = (int)(q / n1);
+  }
+}
+
 template <typename Number>
 __device__ __forceinline__ Number *shared_base()
 {

@@ -239,8 +239,8 @@ __global__ void __launch_bounds__(128) patch_point_kernel(const PatchArgs<Number
   const long pid = (long)blockIdx.x * blockDim.x + threadIdx.x;
   if (pid >= a.npatches) return;
   const Box &box = a.box;
-  const int px = (int)(pid % a.count[0]), py = (int)((pid / a.count[0]) % a.count[1]),
-            pz = (int)(pid / ((long)a.count[0] * a.count[1]));
+  int px, py, pz;
+  split3(pid, a.count[0], a.count[1], px, py, pz);
   const int i0 = a.first[0] + a.step * px - 1, j0 = a.first[1] + a.step * py - 1,
             l0 = dim == 3 ? a.first[2] + a.step * pz - 1 : 0;
   const long gy = box.gm[0], gz = (long)box.gm[0] * box.gm[1];

@@ -153,8 +153,10 @@ __global__ void __launch_bounds__(256) prolongate_point_kernel(const Box coarse,
   constexpr int nb = k + 1;
   const long g = (long)blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= fine.owned_points()) return;
-  const int f[3] = {fine.os[0] + (int)(g % fine.om[0]), fine.os[1] + (int)((g / fine.om[0]) % fine.om[1]),
-                    fine.os[2] + (int)(g / ((long)fine.om[0] * fine.om[1]))};
+  int f[3];
+  split3(g, fine.om[0], fine.om[1], f[0], f[1], f[2]);
+#pragma unroll
+  for (int d = 0; d < 3; ++d) f[d] += fine.os[d];
   if (fine.on_boundary(f[0], f[1], f[2])) return;
   Number w[3][nb];
   int base[3];
@@ -196,8 +198,10 @@ __global__ void __launch_bounds__(256) restrict_point_kernel(const Box coarse, c
   constexpr int nb = k + 1, W = 4 * k + 1;
   const long g = (long)blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= coarse.local_points()) return;
-  const int I[3] = {coarse.gs[0] + (int)(g % coarse.gm[0]), coarse.gs[1] + (int)((g / coarse.gm[0]) % coarse.gm[1]),
-                    coarse.gs[2] + (int)(g / ((long)coarse.gm[0] * coarse.gm[1]))};
+  int I[3];
+  split3(g, coarse.gm[0], coarse.gm[1], I[0], I[1], I[2]);
+#pragma unroll
+  for (int d = 0; d < 3; ++d) I[d] += coarse.gs[d];
   Number w[3][W];
   int first[3];
   bool any = true;
