@@ -195,24 +195,24 @@ __global__ void __launch_bounds__(gather_tile_x *gather_tile_y, gather_min_block
 template <int dim, int k, typename Number>
 void launch_laplace(const Box &box, OperatorView<Number> op, const Number *x, Number *y, cudaStream_t stream)
 {
-  using Plan = CellPlan<dim, k, Number>;
   if constexpr (k <= 2) {
     const dim3 threads(gather_tile_x, gather_tile_y),
       blocks((box.gm[0] + gather_tile_x - 1) / gather_tile_x, (box.gm[1] + gather_tile_y - 1) / gather_tile_y,
              dim == 3 ? (box.gm[2] + gather_chunk_z - 1) / gather_chunk_z : 1);
     laplace_gather_kernel<dim, k, Number><<<blocks, threads, 0, stream>>>(box, op, x, y);
     check_launch("laplace_apply (gather) kernel launch");
-    return;
+  } else {
+    using Plan = CellPlan<dim, k, Number>;
+    VPATCH_CUDA_CHECK(cudaMemsetAsync(y, 0, sizeof(Number) * (std::size_t)box.local_points(), stream));
+    const CellRange cr = owned_cells(box);
+    if (cr.ncells <= 0) return;
+    static int configured = -1;
+    auto kernel = laplace_kernel<dim, k, Number>;
+    prepare_shared(kernel, Plan::smem, "laplace_apply", configured);
+    const long blocks = (cr.ncells + Plan::C - 1) / Plan::C;
+    kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::smem, stream>>>(box, op, cr, x, y);
+    check_launch("laplace_apply kernel launch");
   }
-  VPATCH_CUDA_CHECK(cudaMemsetAsync(y, 0, sizeof(Number) * (std::size_t)box.local_points(), stream));
-  const CellRange cr = owned_cells(box);
-  if (cr.ncells <= 0) return;
-  static int configured = -1;
-  auto kernel = laplace_kernel<dim, k, Number>;
-  prepare_shared(kernel, Plan::smem, "laplace_apply", configured);
-  const long blocks = (cr.ncells + Plan::C - 1) / Plan::C;
-  kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::smem, stream>>>(box, op, cr, x, y);
-  check_launch("laplace_apply kernel launch");
 }
 
 // One thread per (cell, cell point): d += sum_d K_dd prod_{e != d} M_ee.

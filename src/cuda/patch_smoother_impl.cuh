@@ -342,21 +342,19 @@ void launch_patch(const Box &box, PatchView<Number> p, LocalSolver solver, Patch
     args.npatches *= args.count[d];
   }
   if (args.npatches <= 0) return;
-  if constexpr (k == 1) {
+  if (kernel == SmootherKernel::Basic) {
+    launch_patch_variant<dim, k, Number, SmootherKernel::Basic>(args, stream);
+  } else if constexpr (k == 1) {
     // Fused and Boundary use the one-thread-per-patch kernel; Basic stays the block-layout reference.
-    if (kernel != SmootherKernel::Basic) {
-      const int threads = 128;
-      const long blocks = (args.npatches + threads - 1) / threads;
-      if (kernel == SmootherKernel::Boundary) patch_point_kernel<dim, Number, true><<<(unsigned)blocks, threads, 0, stream>>>(args);
-      else patch_point_kernel<dim, Number, false><<<(unsigned)blocks, threads, 0, stream>>>(args);
-      check_launch("patch_correct (k = 1) kernel launch");
-      return;
-    }
-  }
-  switch (kernel) {
-  case SmootherKernel::Basic: launch_patch_variant<dim, k, Number, SmootherKernel::Basic>(args, stream); break;
-  case SmootherKernel::Boundary: launch_patch_variant<dim, k, Number, SmootherKernel::Boundary>(args, stream); break;
-  default: launch_patch_variant<dim, k, Number, SmootherKernel::Fused>(args, stream); break;
+    const int threads = 128;
+    const long blocks = (args.npatches + threads - 1) / threads;
+    if (kernel == SmootherKernel::Boundary) patch_point_kernel<dim, Number, true><<<(unsigned)blocks, threads, 0, stream>>>(args);
+    else patch_point_kernel<dim, Number, false><<<(unsigned)blocks, threads, 0, stream>>>(args);
+    check_launch("patch_correct (k = 1) kernel launch");
+  } else if (kernel == SmootherKernel::Boundary) {
+    launch_patch_variant<dim, k, Number, SmootherKernel::Boundary>(args, stream);
+  } else {
+    launch_patch_variant<dim, k, Number, SmootherKernel::Fused>(args, stream);
   }
 }
 

@@ -255,21 +255,21 @@ void launch_transfer(bool restrict_, const Box &coarse, const Box &fine, Transfe
     if (restrict_) restrict_point_kernel<dim, k, Number><<<blocks, 256, 0, stream>>>(coarse, fine, tv.prolongation, in, out);
     else prolongate_point_kernel<dim, k, Number><<<blocks, 256, 0, stream>>>(coarse, fine, tv.prolongation, in, out);
     check_launch("transfer (k = 1) kernel launch");
-    return;
-  }
-  const long blocks = (cc.ncells + Plan::C - 1) / Plan::C;
-  if (restrict_) {
-    static int configured = -1;
-    auto kernel = restrict_kernel<dim, k, Number>;
-    prepare_shared(kernel, Plan::r_smem, "restrict_add", configured);
-    kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::r_smem, stream>>>(coarse, fine, tv.restriction, cc, in, out);
-    check_launch("restrict_add kernel launch");
   } else {
-    static int configured = -1;
-    auto kernel = prolongate_kernel<dim, k, Number>;
-    prepare_shared(kernel, Plan::p_smem, "prolongate", configured);
-    kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::p_smem, stream>>>(coarse, fine, tv.prolongation, cc, in, out);
-    check_launch("prolongate kernel launch");
+    const long blocks = (cc.ncells + Plan::C - 1) / Plan::C;
+    if (restrict_) {
+      static int configured = -1;
+      auto kernel = restrict_kernel<dim, k, Number>;
+      prepare_shared(kernel, Plan::r_smem, "restrict_add", configured);
+      kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::r_smem, stream>>>(coarse, fine, tv.restriction, cc, in, out);
+      check_launch("restrict_add kernel launch");
+    } else {
+      static int configured = -1;
+      auto kernel = prolongate_kernel<dim, k, Number>;
+      prepare_shared(kernel, Plan::p_smem, "prolongate", configured);
+      kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::p_smem, stream>>>(coarse, fine, tv.prolongation, cc, in, out);
+      check_launch("prolongate kernel launch");
+    }
   }
 }
 
