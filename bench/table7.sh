@@ -3,6 +3,7 @@
 # multigrid then FGMRES to a 1e-9 relative residual, with the V-cycle in double and in
 # single precision (PCVPATCHMG). Prints the summary lines and the peak device memory.
 # Usage: bench/table7.sh [build dir] [out dir] [repeats] [fmg|nofmg] [skip-cg]
+# (TABLE7_OPTS: extra options for every solve, e.g. -ksp_gmres_modifiedgramschmidt)
 # (nofmg: the Krylov solve from zero, so both precisions run the same number of cycles)
 set -uo pipefail
 B=${1:-build-cuda}; O=${2:-${OUT:-/tmp}}; R=${3:-3}; START=${4:-fmg}; CG=${5:-cg}
@@ -13,7 +14,7 @@ run() { # label, options
   nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 > $O/mem_$label.log &
   local mon=$!
   local line
-  line=$($P -dim 3 "$@" -dm_vec_type cuda -pc_type vpatchmg $FMG -repeat $R -ksp_gmres_restart 5 2>&1 | tee $O/run_$label.log | grep '^summary:')
+  line=$($P -dim 3 "$@" -dm_vec_type cuda -pc_type vpatchmg $FMG -repeat $R -ksp_gmres_restart 5 ${TABLE7_OPTS:-} 2>&1 | tee $O/run_$label.log | grep '^summary:')
   kill $mon; wait $mon 2>/dev/null
   local peak; peak=$(sort -n $O/mem_$label.log | tail -1)
   echo "$line peak_device_mib=$peak label=$label"

@@ -3,6 +3,8 @@
 // the shared points (k >= 3), or a per-point gather in registers (k <= 2).
 #include "../core/dispatch.hpp"
 #include "common.cuh"
+#include "march.cuh"
+#include <cuda_pipeline.h>
 #include "tuning.hpp"
 
 namespace vpatch {
@@ -92,11 +94,13 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
 // no atomics. Along each direction the owned cells around a point give a 1D row of the
 // mass and stiffness matrices (offsets -k..k; zero where no owned cell couples the two
 // points or the neighbour lies on the domain boundary, where x counts as zero);
-// A = K x M x M + M x K x M + M x M x K is applied by sum factorization in registers: a
-// thread block is a 32 x 8 tile of (x, y) points that marches along z, keeping the plane
-// sums pm = (M x M) x_l and pa = (K x M + M x K) x_l of the 2k+1 planes around its output
-// point (2D: one plane). Every local point is written (y = A_owned x); neighbour values
-// come through L1, the cell matrices from shared memory.
+// A = K x M x M + M x K x M + M x M x K is applied by sum factorization in registers. A
+// block marches along the last direction (MarchTile); each plane of x with its halo of k
+// points is copied to a ring of shared-memory stages by cp.async, gather_stages - 1
+// planes ahead of the one in use (enough bytes in flight to cover the memory latency;
+// points outside the local array or on the domain boundary are stored as zero). A thread
+// keeps the plane sums pm = (M x M) x_l and pa = (K x M + M x K) x_l (2D: M x_l, K x_l) of
+// the 2k+1 planes around its output point. Every local point is written (y = A_owned x).
 template <int k, typename Number>
 __device__ __forceinline__ void row_1d(const Box &box, int d, int p, const Number *Mc, const Number *Kc, Number (&M)[2 * k + 1],
                                        Number (&K)[2 * k + 1])
@@ -121,73 +125,117 @@ __device__ __forceinline__ void row_1d(const Box &box, int d, int p, const Numbe
   }
 }
 
-constexpr int gather_tile_x = 32, gather_tile_y = 8, gather_chunk_z = 32;
+template <int dim, int k, typename Number>
+using GatherTile = MarchTile<dim, gather_rows(dim, k, sizeof(Number) == 8)>;
 
 template <int dim, int k, typename Number>
-__global__ void __launch_bounds__(gather_tile_x *gather_tile_y, gather_min_blocks_per_sm(dim, k, sizeof(Number) == 8))
+__global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_min_blocks_per_sm(dim, k, sizeof(Number) == 8))
   laplace_gather_kernel(const Box box, const OperatorView<Number> op, const Number *__restrict__ x, Number *__restrict__ y)
 {
-  constexpr int W = 2 * k + 1, C = (k + 1) * (k + 1);
+  using Tile = GatherTile<dim, k, Number>;
+  constexpr int W = 2 * k + 1, C = (k + 1) * (k + 1), m = Tile::m, NT = Tile::threads, R = Tile::rows;
+  constexpr int D = gather_stages(dim, k, sizeof(Number) == 8);
+  constexpr int SX = Tile::X + 2 * k, SY = dim == 3 ? Tile::Y * R + 2 * k : 1, S = SX * SY, E = (S + NT - 1) / NT;
+  constexpr int RR = dim == 3 ? R + 2 * k : 1; // rows of the halo tile a thread reads
   __shared__ Number Mc[C], Kc[C];
-  const int tid = threadIdx.y * gather_tile_x + threadIdx.x;
+  __shared__ Number Mz[Tile::chunk][W], Kz[Tile::chunk][W]; // rows along m of the chunk's output planes
+  __shared__ __align__(16) Number ring[D][S];
+  const int tid = threadIdx.y * Tile::X + threadIdx.x;
   if (tid < C) {
     Mc[tid] = op.mass[tid];
     Kc[tid] = op.stiffness[tid];
   }
-  __syncthreads();
-  const int i = box.gs[0] + blockIdx.x * gather_tile_x + threadIdx.x, j = box.gs[1] + blockIdx.y * gather_tile_y + threadIdx.y;
-  const bool in = i < box.gs[0] + box.gm[0] && j < box.gs[1] + box.gm[1];
-  Number Mx[W], Kx[W], My[W], Ky[W];
+  const int t0 = Tile::col0() - threadIdx.x, t1 = Tile::col1() - threadIdx.y * R; // tile origin (local array)
+  const int i = box.gs[0] + Tile::col0(), j = box.gs[1] + Tile::col1();
+  // This thread's elements of the halo tile: offset within a plane, -1 where zero.
+  int off[E];
+#pragma unroll
+  for (int e = 0; e < E; ++e) {
+    const int q = tid + e * NT, a = t0 - k + q % SX, b = dim == 3 ? t1 - k + q / SX : 0;
+    const bool inside = a >= 0 && a < box.gm[0] && !box.on_boundary_1d(box.gs[0] + a) &&
+                        (dim == 2 || (b >= 0 && b < box.gm[1] && !box.on_boundary_1d(box.gs[1] + b)));
+    off[e] = inside ? (int)column_offset<dim>(box.gm, a, b) : -1;
+  }
+  const long stride = plane_stride<dim>(box.gm);
+  const int z0 = box.gs[m], z1 = z0 + box.gm[m];
+  const int l_begin = z0 + Tile::chunk_index() * Tile::chunk, l_end = min(l_begin + Tile::chunk, z1);
+  const int p_first = l_begin - k, np = l_end - l_begin + 2 * k; // planes read: l_begin - k .. l_end + k - 1
+  auto issue = [&](int t) {                                        // plane p_first + t into stage t % D
+    if (t < np) {
+      const int p = p_first + t;
+      const bool plane_in = p >= z0 && p < z1 && !box.on_boundary_1d(p);
+      Number *dst = ring[t % D];
+      const Number *src = x + (plane_in ? (long)(p - z0) * stride : 0);
+#pragma unroll
+      for (int e = 0; e < E; ++e) {
+        const int q = tid + e * NT;
+        if (q >= S) break;
+        if (plane_in && off[e] >= 0) __pipeline_memcpy_async(dst + q, src + off[e], sizeof(Number));
+        else dst[q] = Number(0);
+      }
+    }
+    __pipeline_commit();
+  };
+#pragma unroll
+  for (int t = 0; t < D - 1; ++t) issue(t);
+  __syncthreads(); // Mc, Kc
+  if (tid < l_end - l_begin) row_1d<k>(box, m, l_begin + tid, Mc, Kc, Mz[tid], Kz[tid]); // read after the loop's first barrier
+  Number Mx[W], Kx[W], My[R][W], Ky[R][W];
   row_1d<k>(box, 0, i, Mc, Kc, Mx, Kx);
-  row_1d<k>(box, 1, j, Mc, Kc, My, Ky);
-  bool use[W];
+  bool in[R];
 #pragma unroll
-  for (int a = 0; a < W; ++a) use[a] = in && (Mx[a] != Number(0) || Kx[a] != Number(0));
-  // Plane sums at (i, j) of plane l (inside the local array).
-  auto plane = [&](int l, Number &pm, Number &pa) {
-    pm = pa = Number(0);
+  for (int r = 0; r < R; ++r) {
+    if constexpr (dim == 3) row_1d<k>(box, 1, j + r, Mc, Kc, My[r], Ky[r]);
+    in[r] = Tile::col0() < box.gm[0] && (dim == 2 || Tile::col1() + r < box.gm[1]);
+  }
+  Number pm[R][W], pa[R][W]; // plane sums of planes l - k .. l + k, per row
+  const long col = column_offset<dim>(box.gm, Tile::col0(), Tile::col1());
+  for (int t = 0; t < np; ++t) {
+    __pipeline_wait_prior(D - 2); // this thread's copies of plane t have landed
+    __syncthreads();              // everyone's; and stage (t - 1) % D is no longer read
+    issue(t + D - 1);
+    const Number *v = ring[t % D] + threadIdx.y * R * SX + threadIdx.x;
+    Number sm[RR], sk[RR]; // x sums of the halo rows this thread needs
 #pragma unroll
-    for (int b = 0; b < W; ++b) {
-      if (!in || (My[b] == Number(0) && Ky[b] == Number(0))) continue; // uniform across the warp (one row)
-      const Number *row = x + box.local_index(i - k, j + b - k, l);
-      Number sm = 0, sk = 0;
+    for (int b = 0; b < RR; ++b) {
+      sm[b] = sk[b] = Number(0);
 #pragma unroll
       for (int a = 0; a < W; ++a) {
-        const Number v = use[a] ? row[a] : Number(0);
-        sm += Mx[a] * v;
-        sk += Kx[a] * v;
+        sm[b] += Mx[a] * v[b * SX + a];
+        sk[b] += Kx[a] * v[b * SX + a];
       }
-      pm += My[b] * sm;
-      pa += My[b] * sk + Ky[b] * sm;
     }
-  };
-  if constexpr (dim == 2) {
-    Number pm, pa;
-    plane(0, pm, pa);
-    if (in) y[box.local_index(i, j, 0)] = pa;
-  } else {
-    const int z0 = box.gs[2], z1 = box.gs[2] + box.gm[2];
-    const int l_begin = z0 + blockIdx.z * gather_chunk_z, l_end = min(l_begin + gather_chunk_z, z1);
-    Number pm[W], pa[W]; // planes l - k .. l + k
-    auto plane_or_zero = [&](int l, Number &m, Number &a) {
-      if (l >= z0 && l < z1) plane(l, m, a);
-      else m = a = Number(0);
-    };
 #pragma unroll
-    for (int c = 1; c < W; ++c) plane_or_zero(l_begin - k - 1 + c, pm[c], pa[c]);
-    for (int l = l_begin; l < l_end; ++l) {
+    for (int r = 0; r < R; ++r) {
 #pragma unroll
       for (int c = 0; c + 1 < W; ++c) {
-        pm[c] = pm[c + 1];
-        pa[c] = pa[c + 1];
+        pm[r][c] = pm[r][c + 1];
+        pa[r][c] = pa[r][c + 1];
       }
-      plane_or_zero(l + k, pm[W - 1], pa[W - 1]);
-      Number Mz[W], Kz[W];
-      row_1d<k>(box, 2, l, Mc, Kc, Mz, Kz);
-      Number out = 0;
+      if constexpr (dim == 3) {
+        Number s_m = 0, s_a = 0;
 #pragma unroll
-      for (int c = 0; c < W; ++c) out += Mz[c] * pa[c] + Kz[c] * pm[c];
-      if (in) y[box.local_index(i, j, l)] = out;
+        for (int b = 0; b < W; ++b) {
+          s_m += My[r][b] * sm[r + b];
+          s_a += My[r][b] * sk[r + b] + Ky[r][b] * sm[r + b];
+        }
+        pm[r][W - 1] = s_m;
+        pa[r][W - 1] = s_a;
+      } else {
+        pm[r][W - 1] = sm[0];
+        pa[r][W - 1] = sk[0];
+      }
+    }
+    const int l = p_first + t - k; // output plane: planes l - k .. l + k are in pm, pa
+    if (l >= l_begin) {
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        if (!in[r]) continue;
+        Number out = 0;
+#pragma unroll
+        for (int c = 0; c < W; ++c) out += Mz[l - l_begin][c] * pa[r][c] + Kz[l - l_begin][c] * pm[r][c];
+        y[col + (long)r * box.gm[0] + (long)(l - z0) * stride] = out;
+      }
     }
   }
 }
@@ -196,10 +244,8 @@ template <int dim, int k, typename Number>
 void launch_laplace(const Box &box, OperatorView<Number> op, const Number *x, Number *y, cudaStream_t stream)
 {
   if constexpr (k <= 2) {
-    const dim3 threads(gather_tile_x, gather_tile_y),
-      blocks((box.gm[0] + gather_tile_x - 1) / gather_tile_x, (box.gm[1] + gather_tile_y - 1) / gather_tile_y,
-             dim == 3 ? (box.gm[2] + gather_chunk_z - 1) / gather_chunk_z : 1);
-    laplace_gather_kernel<dim, k, Number><<<blocks, threads, 0, stream>>>(box, op, x, y);
+    using Tile = GatherTile<dim, k, Number>;
+    laplace_gather_kernel<dim, k, Number><<<Tile::grid(box.gm[0], box.gm[1], box.gm[Tile::m]), Tile::block(), 0, stream>>>(box, op, x, y);
     check_launch("laplace_apply (gather) kernel launch");
   } else {
     using Plan = CellPlan<dim, k, Number>;

@@ -1,10 +1,11 @@
 // Grid transfers between a coarse level and the fine level of the same degree k (every
 // coarse cell split into 2^d fine cells): xf_owned += P xc_local and xc_local += P^T xf_owned,
 // one coarse cell per thread group, sum factorization in shared memory (k = 1: one thread per
-// point, below). See cpu::prolongate,
+// column of points, below). See cpu::prolongate,
 // cpu::restrict_add (transfer_rows rule: each fine point is written by exactly one cell).
 #include "../core/dispatch.hpp"
 #include "common.cuh"
+#include "march.cuh"
 #include "tuning.hpp"
 
 namespace vpatch {
@@ -132,114 +133,153 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   }
 }
 
-// k = 1: one thread per point, no shared memory and no atomics. Along each direction a
-// fine point f lies in coarse cell c = min(f / 2k, cells - 1) at local row a = f - 2kc
-// (the transfer_rows rule), so prolongation gathers the (k+1)^d coarse values of that
-// cell with the tensor weights P[a][b], and restriction gathers, for coarse point I, the
-// fine points f = 2k(I - 1) + o, o = 0..4k, whose cell c holds I (b = I - ck in 0..k),
-// with weights P[a][b]. Cells not owned by the coarse box and points on the domain
-// boundary get weight 0 (as in cpu::prolongate / cpu::restrict_add).
-template <int k>
-__device__ __forceinline__ int coarse_cell_of(int f, int cells)
+// k = 1: no shared memory and no atomics; one thread per column of points across the
+// directions other than the last, marching along the last (MarchTile). Along each
+// direction a fine point f lies in coarse cell c = min(f / 2, cells - 1) at local row
+// a = f - 2c (the transfer_rows rule) and takes the values of the coarse points c and
+// c + 1 with weights P[a][0], P[a][1]. Those weights are zero where the cell is not owned
+// by the coarse box or the fine point lies on the domain boundary, and in prolongation
+// where the coarse point does (as in cpu::prolongate / cpu::restrict_add). Prolongation gathers 2^d coarse values per fine
+// point, reusing the coarse plane sums of the previous fine plane; restriction gathers,
+// for coarse point I, the fine points f = 2I - 1 + o, o = 0..2 (f = 2I +- 2 carry weight
+// P[0][1] = P[2][0] = 0), reusing the fine plane sum of f = 2I + 1 for the next I.
+template <typename Number>
+__device__ __forceinline__ Number k1_weight(const Box &coarse, const Box &fine, const Number *__restrict__ P, int d, int f, int I)
 {
-  const int c = f / (2 * k);
-  return c < cells ? c : cells - 1;
+  const int c = min(f / 2, coarse.cells - 1), b = I - c;
+  const bool on = f >= 0 && f < fine.n && b >= 0 && b <= 1 && c >= coarse.cs[d] && c < coarse.ce[d] && !fine.on_boundary_1d(f);
+  return on ? P[(f - 2 * c) * 2 + b] : Number(0);
+}
+// Prolongation: coarse boundary values count as zero.
+template <typename Number>
+__device__ __forceinline__ Number k1_interp_weight(const Box &coarse, const Box &fine, const Number *__restrict__ P, int d, int f, int I)
+{
+  return coarse.on_boundary_1d(I) ? Number(0) : k1_weight(coarse, fine, P, d, f, I);
 }
 
-template <int dim, int k, typename Number>
-__global__ void __launch_bounds__(256) prolongate_point_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm,
-                                                               const Number *__restrict__ xc, Number *__restrict__ xf)
+template <int dim, typename Number>
+__global__ void __launch_bounds__(MarchTile<dim>::threads)
+  prolongate_k1_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm, const Number *__restrict__ xc, Number *__restrict__ xf)
 {
-  constexpr int nb = k + 1;
-  const long g = (long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (g >= fine.owned_points()) return;
-  int f[3];
-  split3(g, fine.om[0], fine.om[1], f[0], f[1], f[2]);
+  using Tile = MarchTile<dim>;
+  constexpr int m = Tile::m;
+  const Number *P = Pm;
+  // This thread's fine column (f0, f1), its coarse cell (c0, c1) and weights.
+  const int f0 = fine.os[0] + Tile::col0(), f1 = dim == 3 ? fine.os[1] + Tile::col1() : 0;
+  if (Tile::col0() >= fine.om[0] || (dim == 3 && Tile::col1() >= fine.om[1])) return;
+  const int c0 = min(f0 / 2, coarse.cells - 1), c1 = dim == 3 ? min(f1 / 2, coarse.cells - 1) : 0;
+  Number w0[2], w1[2];
+  bool any = false;
 #pragma unroll
-  for (int d = 0; d < 3; ++d) f[d] += fine.os[d];
-  if (fine.on_boundary(f[0], f[1], f[2])) return;
-  Number w[3][nb];
-  int base[3];
-#pragma unroll
-  for (int d = 0; d < 3; ++d) {
-    if (d >= dim) {
-      base[d] = 0;
-#pragma unroll
-      for (int b = 0; b < nb; ++b) w[d][b] = b == 0 ? Number(1) : Number(0);
+  for (int b = 0; b < 2; ++b) {
+    w0[b] = k1_interp_weight(coarse, fine, P, 0, f0, c0 + b);
+    w1[b] = dim == 3 ? k1_interp_weight(coarse, fine, P, 1, f1, c1 + b) : Number(b == 0);
+    any = any || w0[b] != Number(0);
+  }
+  if (!any || (w1[0] == Number(0) && w1[1] == Number(0))) return;
+  const long cs = plane_stride<dim>(coarse.gm), fs = plane_stride<dim>(fine.om);
+  const long ccol = column_offset<dim>(coarse.gm, c0 - coarse.gs[0], c1 - coarse.gs[1]);
+  const long fcol = column_offset<dim>(fine.om, f0 - fine.os[0], f1 - fine.os[1]);
+  auto plane = [&](int c) { // coarse plane sum at this column (points of an owned cell: inside the local array)
+    const Number *v = xc + ccol + (long)(c - coarse.gs[m]) * cs;
+    Number s = w1[0] * (w0[0] * v[0] + w0[1] * v[1]);
+    if constexpr (dim == 3) s += w1[1] * (w0[0] * v[coarse.gm[0]] + w0[1] * v[coarse.gm[0] + 1]);
+    return s;
+  };
+  // Coarse cells c of this chunk along m: fine planes 2c and 2c + 1 (2 cells: the last
+  // fine plane 2 cells lies on the boundary).
+  const int fz0 = fine.os[m], fz1 = fz0 + fine.om[m];
+  const int q_begin = fz0 / 2 + Tile::chunk_index() * (Tile::chunk / 2), q_end = min(q_begin + Tile::chunk / 2, (fz1 + 1) / 2);
+  bool have = false;
+  Number s0 = 0, s1 = 0;
+  for (int q = q_begin; q < q_end; ++q) {
+    if (q < coarse.cs[m] || q >= coarse.ce[m]) {
+      have = false;
       continue;
     }
-    const int c = coarse_cell_of<k>(f[d], coarse.cells), a = f[d] - 2 * k * c;
-    if (c < coarse.cs[d] || c >= coarse.ce[d]) return; // not interpolated by this rank
-    base[d] = c * k;
+    s0 = have ? s1 : plane(q);
+    s1 = plane(q + 1);
+    have = true;
+    Number wz[2][2];
+    bool write[2];
 #pragma unroll
-    for (int b = 0; b < nb; ++b) w[d][b] = coarse.on_boundary_1d(c * k + b) ? Number(0) : Pm[a * nb + b];
-  }
-  Number sum = 0;
-#pragma unroll
-  for (int bz = 0; bz < (dim == 3 ? nb : 1); ++bz)
-#pragma unroll
-    for (int by = 0; by < nb; ++by) {
-      const Number wyz = w[2][bz] * w[1][by];
-      if (wyz == Number(0)) continue;
-      const Number *row = xc + coarse.local_index(base[0], base[1] + by, base[2] + bz);
-      Number sx = 0;
-#pragma unroll
-      for (int bx = 0; bx < nb; ++bx)
-        if (w[0][bx] != Number(0)) sx += w[0][bx] * row[bx];
-      sum += wyz * sx;
+    for (int a = 0; a < 2; ++a) {
+      const int f = 2 * q + a;
+      wz[a][0] = k1_interp_weight(coarse, fine, P, m, f, q);
+      wz[a][1] = k1_interp_weight(coarse, fine, P, m, f, q + 1);
+      write[a] = f >= fz0 && f < fz1 && (wz[a][0] != Number(0) || wz[a][1] != Number(0));
     }
-  xf[fine.owned_index(f[0], f[1], f[2])] += sum;
+    Number *o = xf + fcol + (long)(2 * q - fz0) * fs;
+    Number old[2];
+#pragma unroll
+    for (int a = 0; a < 2; ++a) old[a] = write[a] ? o[a * fs] : Number(0);
+#pragma unroll
+    for (int a = 0; a < 2; ++a)
+      if (write[a]) o[a * fs] = old[a] + wz[a][0] * s0 + wz[a][1] * s1;
+  }
 }
 
-template <int dim, int k, typename Number>
-__global__ void __launch_bounds__(256) restrict_point_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm,
-                                                             const Number *__restrict__ xf, Number *__restrict__ xc)
+template <int dim, typename Number>
+__global__ void __launch_bounds__(MarchTile<dim>::threads)
+  restrict_k1_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm, const Number *__restrict__ xf, Number *__restrict__ xc)
 {
-  constexpr int nb = k + 1, W = 4 * k + 1;
-  const long g = (long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (g >= coarse.local_points()) return;
-  int I[3];
-  split3(g, coarse.gm[0], coarse.gm[1], I[0], I[1], I[2]);
+  using Tile = MarchTile<dim>;
+  constexpr int m = Tile::m;
+  const Number *P = Pm;
+  // This thread's coarse column (I0, I1) of the local array and the weights of the fine
+  // points 2I - 1 + o around it.
+  if (Tile::col0() >= coarse.gm[0] || (dim == 3 && Tile::col1() >= coarse.gm[1])) return;
+  const int I0 = coarse.gs[0] + Tile::col0(), I1 = dim == 3 ? coarse.gs[1] + Tile::col1() : 0;
+  Number w0[3], w1[3];
+  bool any0 = false, any1 = false;
 #pragma unroll
-  for (int d = 0; d < 3; ++d) I[d] += coarse.gs[d];
-  Number w[3][W];
-  int first[3];
-  bool any = true;
-#pragma unroll
-  for (int d = 0; d < 3; ++d) {
-    bool some = false;
-    first[d] = d < dim ? 2 * k * (I[d] - 1) : 0;
-#pragma unroll
-    for (int o = 0; o < W; ++o) {
-      Number v = 0;
-      if (d >= dim) v = o == 0 ? Number(1) : Number(0);
-      else {
-        const int fo = first[d] + o;
-        if (fo >= 0 && fo < fine.n && !fine.on_boundary_1d(fo)) {
-          const int c = coarse_cell_of<k>(fo, coarse.cells), b = I[d] - c * k, a = fo - 2 * k * c;
-          if (b >= 0 && b <= k && c >= coarse.cs[d] && c < coarse.ce[d]) v = Pm[a * nb + b];
-        }
-      }
-      w[d][o] = v;
-      some = some || v != Number(0);
-    }
-    any = any && some;
+  for (int o = 0; o < 3; ++o) {
+    w0[o] = k1_weight(coarse, fine, P, 0, 2 * I0 - 1 + o, I0);
+    w1[o] = dim == 3 ? k1_weight(coarse, fine, P, 1, 2 * I1 - 1 + o, I1) : Number(o == 0);
+    any0 = any0 || w0[o] != Number(0);
+    any1 = any1 || w1[o] != Number(0);
   }
-  if (!any) return;
-  Number sum = 0;
+  if (!any0 || !any1) return;
+  const long cs = plane_stride<dim>(coarse.gm), fs = plane_stride<dim>(fine.om);
+  const long ccol = column_offset<dim>(coarse.gm, Tile::col0(), Tile::col1());
+  // (fine points with nonzero weight are owned: offsets relative to 2I - 1 stay in range)
+  const long fcol = column_offset<dim>(fine.om, 2 * I0 - 1 - fine.os[0], dim == 3 ? 2 * I1 - 1 - fine.os[1] : 0);
+  auto plane = [&](int f) { // weighted fine plane sum around this column
+    const Number *v = xf + fcol + (long)(f - fine.os[m]) * fs;
+    Number s = 0;
 #pragma unroll
-  for (int oz = 0; oz < (dim == 3 ? W : 1); ++oz)
+    for (int b = 0; b < (dim == 3 ? 3 : 1); ++b) {
+      if (w1[b] == Number(0)) continue;
+      Number r = 0;
 #pragma unroll
-    for (int oy = 0; oy < W; ++oy) {
-      const Number wyz = w[2][oz] * w[1][oy];
-      if (wyz == Number(0)) continue;
-      Number sx = 0;
-#pragma unroll
-      for (int ox = 0; ox < W; ++ox)
-        if (w[0][ox] != Number(0)) sx += w[0][ox] * xf[fine.owned_index(first[0] + ox, first[1] + oy, first[2] + oz)];
-      sum += wyz * sx;
+      for (int a = 0; a < 3; ++a)
+        if (w0[a] != Number(0)) r += w0[a] * v[b * fine.om[0] + a];
+      s += w1[b] * r;
     }
-  xc[g] += sum;
+    return s;
+  };
+  const int z0 = coarse.gs[m], z1 = z0 + coarse.gm[m];
+  const int K_begin = z0 + Tile::chunk_index() * Tile::chunk, K_end = min(K_begin + Tile::chunk, z1);
+  int cached = -2; // fine plane whose sum is in t_last
+  Number t_last = 0;
+  for (int K = K_begin; K < K_end; ++K) {
+    Number sum = 0;
+    bool any = false;
+#pragma unroll
+    for (int o = 0; o < 3; ++o) {
+      const int f = 2 * K - 1 + o;
+      const Number wz = k1_weight(coarse, fine, P, m, f, K);
+      if (wz == Number(0)) continue;
+      const Number t = f == cached ? t_last : plane(f);
+      if (o == 2) {
+        cached = f;
+        t_last = t;
+      }
+      sum += wz * t;
+      any = true;
+    }
+    if (any) xc[ccol + (long)(K - z0) * cs] += sum;
+  }
 }
 
 template <int dim, int k, typename Number>
@@ -250,10 +290,16 @@ void launch_transfer(bool restrict_, const Box &coarse, const Box &fine, Transfe
   const CoarseCells cc = coarse_cells(coarse);
   if (cc.ncells <= 0) return;
   if constexpr (k == 1) {
-    const long points = restrict_ ? coarse.local_points() : fine.owned_points();
-    const unsigned blocks = (unsigned)((points + 255) / 256);
-    if (restrict_) restrict_point_kernel<dim, k, Number><<<blocks, 256, 0, stream>>>(coarse, fine, tv.prolongation, in, out);
-    else prolongate_point_kernel<dim, k, Number><<<blocks, 256, 0, stream>>>(coarse, fine, tv.prolongation, in, out);
+    using Tile = MarchTile<dim>;
+    constexpr int m = Tile::m;
+    if (restrict_) {
+      restrict_k1_kernel<dim, Number><<<Tile::grid(coarse.gm[0], coarse.gm[1], coarse.gm[m]), Tile::block(), 0, stream>>>(
+        coarse, fine, tv.prolongation, in, out);
+    } else {
+      const long pairs = (fine.os[m] + fine.om[m] + 1) / 2 - fine.os[m] / 2; // (2c, 2c + 1) fine plane pairs
+      prolongate_k1_kernel<dim, Number><<<Tile::grid(fine.om[0], fine.om[1], 2 * pairs), Tile::block(), 0, stream>>>(
+        coarse, fine, tv.prolongation, in, out);
+    }
     check_launch("transfer (k = 1) kernel launch");
   } else {
     const long blocks = (cc.ncells + Plan::C - 1) / Plan::C;

@@ -64,17 +64,36 @@ constexpr bool pack_patches(int dim, int degree, bool is_double)
 #endif
 }
 
-// Second argument of laplace_gather_kernel's __launch_bounds__ (k <= 2; 0 = no hint):
-// fewer registers, more resident blocks. H200 (bench/NOTES.md): 3D k = 1 double 4 blocks
-// (88 -> 64 registers, +50%), 3D k = 2 float 4 (+12%), 3D k = 2 double 3 (+19%).
-// -DVPATCH_GATHER_MIN_BLOCKS=B overrides it for all.
+// laplace_gather_kernel (k <= 2): shared-memory stages of the cp.async ring (planes of x
+// in flight per block: stages - 1; 3, 4, 6, 8 measured within 2% on the H200) and the
+// second argument of its __launch_bounds__ (0 = no hint; forcing 6 blocks spills).
+// -DVPATCH_GATHER_STAGES=S and -DVPATCH_GATHER_MIN_BLOCKS=B override them.
+constexpr int gather_stages(int dim, int degree, bool is_double)
+{
+#ifdef VPATCH_GATHER_STAGES
+  return VPATCH_GATHER_STAGES;
+#else
+  return 4;
+#endif
+}
+// Rows along y per thread (3D; the rows share the x sums of their halo rows; more rows,
+// fewer instructions per point but more registers): -DVPATCH_GATHER_ROWS=R overrides.
+// H200 (bench/NOTES.md): float 2 rows (3D k = 1 +24%, k = 2 +27%), double 1 (no gain at
+// k = 1, 158 registers at k = 2).
+constexpr int gather_rows(int dim, int degree, bool is_double)
+{
+#ifdef VPATCH_GATHER_ROWS
+  return dim == 3 ? VPATCH_GATHER_ROWS : 1;
+#else
+  return dim == 3 && !is_double ? 2 : 1;
+#endif
+}
 constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
 #ifdef VPATCH_GATHER_MIN_BLOCKS
   return VPATCH_GATHER_MIN_BLOCKS;
 #else
-  if (dim != 3) return 0;
-  return degree == 1 ? (is_double ? 4 : 0) : degree == 2 ? (is_double ? 3 : 4) : 0;
+  return 0;
 #endif
 }
 

@@ -1,0 +1,52 @@
+// Thread layout of the low-degree point kernels (operator k <= 2, transfers k = 1): a
+// thread block covers a tile of points across the directions other than the last one
+// (3D: 32 x 8R in x, y with R rows per thread; 2D: 256 in x) and marches along the last direction (3D: z, 2D: y)
+// through a chunk of planes, so per-point setup (coefficient rows, index arithmetic) is
+// paid once per column, and each plane is read once per block.
+#pragma once
+#include "../core/layout.hpp"
+
+namespace vpatch {
+namespace cuda {
+namespace detail {
+
+template <int dim, int R = 1>
+struct MarchTile {
+  static_assert(dim == 2 || dim == 3, "MarchTile: 2D or 3D");
+  static_assert(dim == 3 || R == 1, "MarchTile: several rows per thread in 3D only");
+  static constexpr int m = dim - 1;              // marching direction
+  static constexpr int X = dim == 3 ? 32 : 256; // threads along x (one point each)
+  static constexpr int Y = dim == 3 ? 8 : 1;    // threads along y (3D), R consecutive points each
+  static constexpr int rows = R;
+  static constexpr int threads = X * Y;
+  static constexpr int chunk = 32;               // planes per block along m
+
+  // Grid covering n0 (x) by n1 (y, 3D) columns and nm planes.
+  static dim3 grid(long n0, long n1, long nm)
+  {
+    const unsigned gx = (unsigned)((n0 + X - 1) / X), gm = (unsigned)((nm + chunk - 1) / chunk);
+    return dim == 3 ? dim3(gx, (unsigned)((n1 + Y * R - 1) / (Y * R)), gm) : dim3(gx, gm, 1);
+  }
+  static dim3 block() { return dim3(X, Y, 1); }
+  // This block's chunk index along m and its thread's (first) column offsets.
+  __device__ static int chunk_index() { return dim == 3 ? blockIdx.z : blockIdx.y; }
+  __device__ static int col0() { return blockIdx.x * X + threadIdx.x; }
+  __device__ static int col1() { return dim == 3 ? (blockIdx.y * Y + threadIdx.y) * R : 0; }
+};
+
+// Distance between consecutive planes along the marching direction of an array with
+// extents n[] (x fastest), and the offset of column (c0, c1) within a plane.
+template <int dim>
+__host__ __device__ inline long plane_stride(const int (&n)[3])
+{
+  return dim == 3 ? (long)n[0] * n[1] : (long)n[0];
+}
+template <int dim>
+__host__ __device__ inline long column_offset(const int (&n)[3], int c0, int c1)
+{
+  return dim == 3 ? (long)c1 * n[0] + c0 : (long)c0;
+}
+
+} // namespace detail
+} // namespace cuda
+} // namespace vpatch
