@@ -159,11 +159,10 @@ __device__ __forceinline__ Number k1_interp_weight(const Box &coarse, const Box 
 
 template <int dim, typename Number>
 __global__ void __launch_bounds__(MarchTile<dim>::threads)
-  prolongate_k1_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm, const Number *__restrict__ xc, Number *__restrict__ xf)
+  prolongate_k1_kernel(const Box coarse, const Box fine, const Number *__restrict__ P, const Number *__restrict__ xc, Number *__restrict__ xf)
 {
   using Tile = MarchTile<dim>;
   constexpr int m = Tile::m;
-  const Number *P = Pm;
   // This thread's fine column (f0, f1), its coarse cell (c0, c1) and weights.
   const int f0 = fine.os[0] + Tile::col0(), f1 = dim == 3 ? fine.os[1] + Tile::col1() : 0;
   if (Tile::col0() >= fine.om[0] || (dim == 3 && Tile::col1() >= fine.om[1])) return;
@@ -221,11 +220,10 @@ __global__ void __launch_bounds__(MarchTile<dim>::threads)
 
 template <int dim, typename Number>
 __global__ void __launch_bounds__(MarchTile<dim>::threads)
-  restrict_k1_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm, const Number *__restrict__ xf, Number *__restrict__ xc)
+  restrict_k1_kernel(const Box coarse, const Box fine, const Number *__restrict__ P, const Number *__restrict__ xf, Number *__restrict__ xc)
 {
   using Tile = MarchTile<dim>;
   constexpr int m = Tile::m;
-  const Number *P = Pm;
   // This thread's coarse column (I0, I1) of the local array and the weights of the fine
   // points 2I - 1 + o around it.
   if (Tile::col0() >= coarse.gm[0] || (dim == 3 && Tile::col1() >= coarse.gm[1])) return;
