@@ -27,9 +27,10 @@ public:
   // x_finest = cycle applied to b_finest: from zero (cycle) or nested iteration (full).
   PetscErrorCode cycle(const CycleConfig &cfg, bool zero_guess);
   PetscErrorCode full(const CycleConfig &cfg);
+  // x_l = cycle on level l (levels l and below) applied to b_l.
+  PetscErrorCode cycle_level(const CycleConfig &cfg, int l, bool zero_guess);
 
 private:
-  PetscErrorCode cycle_level(const CycleConfig &cfg, int l, bool zero_guess);
   std::vector<std::unique_ptr<LevelOps<Number>>> ops_;
   std::vector<std::unique_ptr<TransferOps<Number>>> transfers_; // transfers_[l]: level l-1 -> l
   std::vector<Buffer<Number>> b_, x_, r_;

@@ -143,6 +143,17 @@ LevelOps<Number>::LevelOps(std::shared_ptr<Level> level, MemSpace space, bool wi
   }
 }
 
+template <typename From, typename To>
+void convert(MemSpace s, size_t n, const From *x, To *y, void *stream)
+{
+  if (s == MemSpace::Host)
+    for (size_t i = 0; i < n; ++i) y[i] = static_cast<To>(x[i]);
+  else if constexpr (have_cuda) cuda::convert(n, x, y, stream);
+}
+template void convert<double, float>(MemSpace, size_t, const double *, float *, void *);
+template void convert<float, double>(MemSpace, size_t, const float *, double *, void *);
+template void convert<double, double>(MemSpace, size_t, const double *, double *, void *);
+
 template <typename Number>
 Number *LevelOps<Number>::local_work(int which)
 {

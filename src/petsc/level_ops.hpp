@@ -53,6 +53,10 @@ private:
   MemSpace space_ = MemSpace::Host;
 };
 
+// y = (To) x on n entries in memory space s (the precision conversions of PCVPATCHMG).
+template <typename From, typename To>
+void convert(MemSpace s, size_t n, const From *x, To *y, void *stream);
+
 template <typename Number>
 class LevelOps {
 public:

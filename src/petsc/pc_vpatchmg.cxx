@@ -6,10 +6,12 @@
 #include "../../include/vpatch.h"
 #include "../cuda/vector_ops_cuda.hpp"
 #include "hierarchy.hpp"
+#include "mixed_fmg.hpp"
 #include "logging.hpp"
 #include "smoother_options.hpp"
 #include "vec_access.hpp"
 #include <petsc/private/pcimpl.h>
+#include <type_traits>
 
 static const char *const PCVPatchMGPrecisions[] = {"single", "double", "PCVPatchMGPrecision", "PC_VPATCHMG_", nullptr};
 static const char *const PCVPatchMGCycleTypes[] = {"invalid", "v", "w", "PCVPatchMGCycleType", "PC_VPATCHMG_CYCLE_", nullptr};
@@ -22,9 +24,11 @@ struct PC_VPatchMG {
   PetscInt smooth_its = 1;
   PetscInt cycle = 1; // 1: V, 2: W
   PetscInt precision = 0; // 0 single, 1 double
+  PetscBool fmg_double = PETSC_TRUE; // single-precision full multigrid: level solutions in double (MixedFMG)
   std::vector<std::shared_ptr<Level>> mesh;
   std::unique_ptr<Hierarchy<float>> single;
   std::unique_ptr<Hierarchy<double>> dbl;
+  std::unique_ptr<MixedFMG> fmg; // created on the first full multigrid with fmg_double
   MemSpace space = MemSpace::Host;
 
   CycleConfig config() const
@@ -40,6 +44,7 @@ struct PC_VPatchMG {
   {
     single.reset();
     dbl.reset();
+    fmg.reset();
   }
 };
 
@@ -100,7 +105,10 @@ static PetscErrorCode GetHierarchy(PC_VPatchMG *mg, MemSpace s, std::unique_ptr<
 {
   void *stream;
   PetscFunctionBegin;
-  if (h && mg->space != s) h.reset();
+  if (h && mg->space != s) {
+    h.reset();
+    mg->fmg.reset();
+  }
   try {
     if (!h) h = std::make_unique<Hierarchy<Number>>(mg->mesh, s, mg->smoother.solver == PC_VPATCH_LOCAL_DENSE);
   } catch (const std::exception &e) {
@@ -110,18 +118,6 @@ static PetscErrorCode GetHierarchy(PC_VPatchMG *mg, MemSpace s, std::unique_ptr<
   PetscCall(CurrentStream(s, &stream));
   h->set_stream(stream);
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-template <typename From, typename To>
-static void Convert(MemSpace s, size_t n, const From *x, To *y, void *stream)
-{
-  if (s == MemSpace::Host)
-    for (size_t i = 0; i < n; ++i) y[i] = static_cast<To>(x[i]);
-#if defined(VPATCH_HAVE_CUDA)
-  else cuda::convert(n, x, y, stream);
-#else
-  (void)stream;
-#endif
 }
 
 // y = cycle(b): V/W-cycle from zero, or full multigrid (nested iteration).
@@ -142,13 +138,27 @@ static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, V
   VecWrite yw(y, s, false);
   PetscCall(br.get(&ba));
   PetscCall(yw.get(&ya));
+  if constexpr (std::is_same_v<Number, float>) {
+    if (full && mg->fmg_double) {
+      try {
+        if (!mg->fmg) mg->fmg = std::make_unique<MixedFMG>(mg->mesh, s);
+      } catch (const std::exception &e) {
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "vpatch: %s", e.what());
+      }
+      mg->fmg->set_stream(H.level(f).stream());
+      PetscCall(mg->fmg->run(H, mg->config(), ba, ya));
+      PetscCall(yw.restore());
+      PetscCall(br.restore());
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   PetscCall(PetscLogEventBegin(events.convert, pc, b, y, 0));
-  Convert(s, n, ba, H.rhs(f), H.level(f).stream());
+  convert(s, n, ba, H.rhs(f), H.level(f).stream());
   PetscCall(PetscLogEventEnd(events.convert, pc, b, y, 0));
   if (full) PetscCall(H.full(mg->config()));
   else PetscCall(H.cycle(mg->config(), true));
   PetscCall(PetscLogEventBegin(events.convert, pc, b, y, 0));
-  Convert(s, n, H.solution(f), ya, H.level(f).stream());
+  convert(s, n, H.solution(f), ya, H.level(f).stream());
   PetscCall(PetscLogEventEnd(events.convert, pc, b, y, 0));
   PetscCall(yw.restore());
   PetscCall(br.restore());
@@ -187,6 +197,7 @@ static PetscErrorCode PCSetFromOptions_VPatchMG(PC pc, PetscOptionItems *PetscOp
     PetscCheck(v >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_vpatchmg_smooth_its must be at least 1, not %" PetscInt_FMT, v);
     mg->smooth_its = v;
   }
+  PetscCall(PetscOptionsBool("-pc_vpatchmg_fmg_double", "Single-precision full multigrid (PCVPatchMGApplyFull) keeps the level solutions in double: a float cycle per level on the double residual", "", mg->fmg_double, &mg->fmg_double, nullptr));
   PetscCall(PetscOptionsEList("-pc_vpatchmg_cycle_type", "Cycle type", "", PCVPatchMGCycleTypes + 1, 2, PCVPatchMGCycleTypes[mg->cycle], &v, &flg));
   if (flg) mg->cycle = v + 1;
   PetscCall(mg->smoother.set_from_options(PetscOptionsObject, "-pc_vpatchmg"));
@@ -203,6 +214,9 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %s-precision multigrid, %s-cycle, %" PetscInt_FMT " pre- and post-smoothing sweeps\n",
                                    PCVPatchMGPrecisions[mg->precision], mg->cycle == 1 ? "V" : "W", mg->smooth_its));
+  if (mg->precision == 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  full multigrid: %s\n",
+                                     mg->fmg_double ? "level solutions in double, one float cycle per level on the double residual" : "all in float"));
   if (mg->mesh.empty()) PetscFunctionReturn(PETSC_SUCCESS);
   const Level &F = *mg->mesh.back();
   PetscCall(PetscViewerASCIIPushTab(viewer));

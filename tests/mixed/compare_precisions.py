@@ -32,10 +32,12 @@ With --fmg the cases run instead (full multigrid first, then the Krylov solve, b
 
 and next to them the plain double PCMG solve as above. Checks: every run converges as
 above; l2_error(fmg-s) equals l2_error(fmg-d) to two digits, and both equal l2_error(double);
-the full-multigrid initial guess does not cost iterations: iterations(fmg-*) <= iterations(double).
+the full-multigrid initial guess does not cost iterations: iterations(fmg-*) <= iterations(double);
+single precision keeps the double full multigrid's accuracy (level solutions in double, float
+cycles): iterations(fmg-s) <= iterations(fmg-d) + --fmg-extra-its (0).
 
 usage: compare_precisions.py --poisson PATH --dim 2|3 --cases K:CELLS,... [--ksp fgmres|cg]
-                             [--fmg] [--mpiexec PATH --ranks N] [--timeout S]
+                             [--fmg [--fmg-extra-its 0]] [--mpiexec PATH --ranks N] [--timeout S]
                              [--max-extra-its 1] [--l2-rtol 5e-3] [--roundoff 1e-12]
                              [--roundoff-atol A] [--rtol 1e-9] [--vpmg-args "OPTIONS"]
 """
@@ -119,6 +121,7 @@ def main():
     ap.add_argument("--cases", required=True, help="comma separated K:CELLS (cells a power of two >= 4)")
     ap.add_argument("--ksp", choices=["fgmres", "cg"], default="fgmres")
     ap.add_argument("--fmg", action="store_true")
+    ap.add_argument("--fmg-extra-its", type=int, default=0)
     ap.add_argument("--mpiexec", default=None)
     ap.add_argument("--ranks", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=120)
@@ -146,7 +149,9 @@ def main():
     mode = "full multigrid + %s" % args.ksp.upper() if args.fmg else args.ksp.upper()
     atol = args.roundoff if args.roundoff_atol is None else args.roundoff_atol
     if args.fmg:
-        checks = "its(fmg double), its(fmg single) <= its(PCMG double from zero), l2 of fmg single = fmg double = PCMG double"
+        checks = ("its(fmg double), its(fmg single) <= its(PCMG double from zero), its(fmg single) <= its(fmg double) + %d, l2"
+                  % args.fmg_extra_its)
+        checks += " of fmg single = fmg double = PCMG double"
     else:
         checks = "its(mixed) <= its(double) + %d, its(vpatchmg double) == its(PCMG double)" % args.max_extra_its
     print("%dD, %s, %d rank(s), sine right-hand side, rel. residual %.0e; checks: %s, l2 to two digits (rel. diff <= %g, "
@@ -179,6 +184,9 @@ def main():
                 if i is not None and i_ref is not None and i > i_ref:
                     R.failures.append("%s %s: %d iterations after full multigrid > %d of the double PCMG solve from zero"
                                       % (tag, lab, i, i_ref))
+            if i_mx is not None and i_vd is not None and i_mx > i_vd + args.fmg_extra_its:
+                R.failures.append("%s: single-precision full multigrid needs %d iterations > double full multigrid %d + %d"
+                                  % (tag, i_mx, i_vd, args.fmg_extra_its))
             # the precisions against each other, and the double full multigrid against PCMG
             c_mx = R.same_l2(tag + " fmg-s vs fmg-d", "fmg-s vs fmg-d", mx, vd)
             c_vd = R.same_l2(tag + " fmg-d vs double", "fmg-d vs double", vd, ref)
