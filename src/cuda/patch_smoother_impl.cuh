@@ -31,8 +31,10 @@ template <int dim, int k, typename Number, SmootherKernel V>
 struct PatchPlan {
   static constexpr int n = 2 * k + 1, m = 2 * k - 1;
   static constexpr bool padded = V == SmootherKernel::Basic;
-  static constexpr int T = n * n; // threads per patch
   static constexpr int P = patches_per_block(dim, k, sizeof(Number) == 8);
+  // threads per patch: one per point of the n x n frame (Basic), or of the largest plane a
+  // contraction writes, m x n (compact: fewer idle threads in the m x m stages)
+  static constexpr int T = padded || !compact_patch_threads(dim, k, sizeof(Number) == 8) ? n * n : m * n;
   static constexpr bool packed = !padded && pack_patches(dim, k, sizeof(Number) == 8);
   static constexpr int min_blocks = patch_min_blocks_per_sm(dim, k, sizeof(Number) == 8);
   static constexpr int nz = dim == 3 ? n : 1, mz = dim == 3 ? m : 1;

@@ -6,8 +6,8 @@
 namespace vpatch {
 namespace cuda {
 
-// Threads per patch: (2k+1)^2 (one per point of the patch plane; in 3D each thread walks a
-// z column). Several patches per block for low degree (paper Fig. 7/8: more patches help
+// Patches per block of the smoother kernels (threads per patch: compact_patch_threads; in
+// 3D each thread walks a z column). Several patches per block for low degree (paper Fig. 7/8: more patches help
 // for k = 1, 2, a little for k = 3, 4, one patch is best above), aiming at 128-256 threads
 // per block. The Basic kernel (padded layouts, 3 (2k+1)^d values per patch) uses the same
 // numbers. 3D k = 3, 4 tuned on the H200 (bench/NOTES.md, "Launch-shape tuning, H200"):
@@ -36,17 +36,35 @@ constexpr int patches_per_block(int dim, int degree, bool is_double)
        : 1;
 }
 
+// Threads per patch of the Fused, Boundary and Global kernels: (2k+1)^2 (false: one per
+// point of a closure plane) or (2k-1)(2k+1) (true: the largest plane a contraction writes,
+// so fewer threads idle in the (2k-1)^2 stages). The Basic kernel keeps (2k+1)^2 (its
+// padded frame). -DVPATCH_COMPACT_THREADS=0/1 overrides. H200 (bench/NOTES.md, "Compact
+// threads per patch"): Fused +29-40% at 2D k = 2, +12% at 2D k = 3, +11% at 2D k = 4 float,
+// +30-37% at 3D k = 2, +13% at 3D k = 3 double, +8% at 3D k = 4 double; within +-5% (noise)
+// from k = 5 on, where the m x m stages leave few threads idle anyway.
+constexpr bool compact_patch_threads(int dim, int degree, bool is_double)
+{
+#ifdef VPATCH_COMPACT_THREADS
+  return VPATCH_COMPACT_THREADS;
+#else
+  return degree <= 4;
+#endif
+}
+
 // Second argument of the smoother kernels' __launch_bounds__ (minimum resident blocks per
 // SM). 0 = no hint: ptxas -v gives the same code as the one-argument form (1 would not: it
-// lets ptxas use up to 65536 / threads registers, e.g. 3D k = 3 double 60 -> 124). 3D float k = 3, 4: 6 blocks, which caps the
-// registers (k = 4: 95 with a 12-byte spill -> 56 with 32 bytes; k = 3: 49 -> 40) and raises
-// occupancy: Fused +6% (k = 3), +36% (k = 4) on the H200.
+// lets ptxas use up to 65536 / threads registers, e.g. 3D k = 3 double 60 -> 124). 3D float
+// k = 3: 8 blocks of 140 threads, k = 4: 10 blocks of 126 threads (with compact threads),
+// which cap the registers and raise occupancy: on the H200 Fused 3D float k = 3 6.89 -> 8.15
+// GDoF/s, k = 4 6.22 -> 7.54 against the previous 6-block hint on the (2k+1)^2-thread
+// blocks (bench/NOTES.md).
 constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
 #ifdef VPATCH_PATCH_MIN_BLOCKS
   return VPATCH_PATCH_MIN_BLOCKS;
 #else
-  return dim == 3 && !is_double && (degree == 3 || degree == 4) ? 6 : 0;
+  return dim == 3 && !is_double && degree == 3 ? 8 : dim == 3 && !is_double && degree == 4 ? 10 : 0;
 #endif
 }
 
