@@ -70,5 +70,8 @@ for tool in memcheck racecheck; do
 done
 $CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 3 -cells 4 -pc_type mg -pc_mg_levels 2 -mg_levels_pc_type vpatch -dm_vec_type cuda > $LOG/sanitizer_memcheck_solver.log 2>&1
 rc=$?; [ $rc = 0 ] && ok "memcheck solver" || bad "memcheck solver (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_solver.log)"
+# the single-precision hierarchy and the mixed full multigrid (double level solutions)
+$CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 3 -cells 4 -pc_type vpatchmg -fmg -dm_vec_type cuda > $LOG/sanitizer_memcheck_mixed_fmg.log 2>&1
+rc=$?; [ $rc = 0 ] && ok "memcheck mixed fmg" || bad "memcheck mixed fmg (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_mixed_fmg.log)"
 echo "$passes passed, $fails failed"
 [ $fails = 0 ]
