@@ -177,6 +177,32 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
   }
 }
 
+// Bodies of contract() for the mass/stiffness pairs (NM = 2, NI = 2). Chained: one FMA per
+// product, acc = fma(m1, i1, fma(m0, i0, acc)); otherwise acc += m0 i0 + m1 i1, which the
+// compiler must evaluate as mul, fma, add (the products' sum rounded first) but whose
+// dependency chain on acc is one instruction per k instead of two. Both are exact to
+// rounding; which is faster depends on the kernel (tuning.hpp, chained_fma).
+// SumOfTwo: acc0 += m0 i0 + m1 i1.
+template <bool Chained>
+struct SumOfTwo {
+  template <typename Number>
+  __device__ __forceinline__ void operator()(Number *acc, const Number *mv, const Number *iv) const
+  {
+    if constexpr (Chained) acc[0] = fma(mv[1], iv[1], fma(mv[0], iv[0], acc[0]));
+    else acc[0] += mv[0] * iv[0] + mv[1] * iv[1];
+  }
+};
+// SumOfTwoAndMass: acc0 += m0 i0 + m1 i1, acc1 += m0 i1 (u = M c + K a and v = M a at once).
+template <bool Chained>
+struct SumOfTwoAndMass {
+  template <typename Number>
+  __device__ __forceinline__ void operator()(Number *acc, const Number *mv, const Number *iv) const
+  {
+    SumOfTwo<Chained>{}(acc, mv, iv);
+    acc[1] += mv[0] * iv[1];
+  }
+};
+
 } // namespace detail
 } // namespace cuda
 } // namespace vpatch

@@ -74,16 +74,12 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
   auto add = [&](const Number *acc, int xa, int yb, int zc, int, int) {
     if (valid) atomicAdd(y + base + xa + yb * gy + zc * gz, acc[0]);
   };
-  auto two = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0] + mv[1] * iv[1]; };
+  const SumOfTwo<chained_fma(false, sizeof(Number) == 8)> two;
   if constexpr (dim == 2) {
     contract<1, nb, nb, 1, nb, 2, 2, 1, false, nb, T, false>(t, {M, K}, {B1, B0}, two, add); // M_1 c + K_1 a
   } else {
     contract<1, nb, nb, nz, nb, 2, 2, 2, false, nb, T, true>( // u = M_1 c + K_1 a, v = M_1 a
-      t, {M, K}, {B1, B0},
-      [](Number *acc, const Number *mv, const Number *iv) {
-        acc[0] += mv[0] * iv[0] + mv[1] * iv[1];
-        acc[1] += mv[0] * iv[1];
-      },
+      t, {M, K}, {B1, B0}, SumOfTwoAndMass<chained_fma(false, sizeof(Number) == 8)>{},
       [&](const Number *acc, int, int, int, int o, int) { B0[o] = acc[0]; B1[o] = acc[1]; });
     __syncthreads();
     contract<2, nb, nb, nz, nb, 2, 2, 1, false, nb, T, false>(t, {M, K}, {B0, B1}, two, add); // M_2 u + K_2 v

@@ -37,6 +37,7 @@ struct PatchPlan {
   static constexpr int T = padded || !compact_patch_threads(dim, k, sizeof(Number) == 8) ? n * n : m * n;
   static constexpr bool packed = !padded && pack_patches(dim, k, sizeof(Number) == 8);
   static constexpr int min_blocks = patch_min_blocks_per_sm(dim, k, sizeof(Number) == 8);
+  static constexpr bool chained = chained_fma(true, sizeof(Number) == 8);
   static constexpr int nz = dim == 3 ? n : 1, mz = dim == 3 ? m : 1;
   static constexpr int nd = n * n * nz;
   static constexpr int sizeA = nd;
@@ -96,12 +97,14 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   auto at = [&](int x, int y, int z) { return tidx<Pd, n, m, m>(x, y, z); }; // interior tensors
 
   if (!a.given) {
-    // Closure values, zero on the domain boundary (Boundary: x_I is never read).
+    // Closure values, zero on the domain boundary (Boundary: x_I is never read). Only a
+    // closure that reaches the boundary tests its points.
+    const bool reaches = box.on_boundary(i0, j0, l0) || box.on_boundary(i0 + n - 1, j0 + n - 1, dim == 3 ? l0 + n - 1 : 0);
     for (int q = t; q < Plan::nd; q += T) {
       const int xa = q % n, yb = (q / n) % n, zc = q / (n * n);
       const bool interior = xa > 0 && xa < n - 1 && yb > 0 && yb < n - 1 && (dim == 2 || (zc > 0 && zc < n - 1));
       Number v = Number(0);
-      if (valid && !(boundary_variant && interior) && !box.on_boundary(i0 + xa, j0 + yb, l0 + zc))
+      if (valid && !(boundary_variant && interior) && !(reaches && box.on_boundary(i0 + xa, j0 + yb, l0 + zc)))
         v = a.x[base + xa * gx + yb * gy + zc * gz];
       A[q] = v; // closure: compact == padded layout
     }
@@ -149,21 +152,17 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     if constexpr (dim == 2) {
       // r = rhs_I - M_1 c - K_1 a
       contract<1, m, n, 1, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk>(
-        tid, {Mr, Kr}, {B10, B00}, [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0] + mv[1] * iv[1]; },
+        tid, {Mr, Kr}, {B10, B00}, SumOfTwo<Plan::chained>{},
         [&](const Number *acc, int x, int y, int z, int o, int g) { A0[o] = rhs_at(g, x, y, z) - acc[0]; });
     } else {
       // u = M_1 c + K_1 a, v = M_1 a: (m, m, n), in place over a, c.
       contract<1, m, n, nz, m, 2, 2, 2, Pd, n, T, true, P, PS, Pk>(
-        tid, {Mr, Kr}, {B10, B00},
-        [](Number *acc, const Number *mv, const Number *iv) {
-          acc[0] += mv[0] * iv[0] + mv[1] * iv[1];
-          acc[1] += mv[0] * iv[1];
-        },
+        tid, {Mr, Kr}, {B10, B00}, SumOfTwoAndMass<Plan::chained>{},
         [&](const Number *acc, int, int, int, int o, int) { B00[o] = acc[0]; B10[o] = acc[1]; });
       __syncthreads();
       // r = rhs_I - M_2 u - K_2 v
       contract<2, m, m, nz, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk>(
-        tid, {Mr, Kr}, {B00, B10}, [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0] + mv[1] * iv[1]; },
+        tid, {Mr, Kr}, {B00, B10}, SumOfTwo<Plan::chained>{},
         [&](const Number *acc, int x, int y, int z, int o, int g) { A0[o] = rhs_at(g, x, y, z) - acc[0]; });
     }
   } else {

@@ -82,6 +82,13 @@ constexpr bool pack_patches(int dim, int degree, bool is_double)
 #endif
 }
 
+// Contraction bodies of the operator (laplace_kernel) and the smoother (patch_kernel): one
+// FMA per product (true) or the products' sum first (common.cuh, SumOfTwo). H200
+// (bench/NOTES.md, "One FMA per product"): the operator gains everywhere (3D float k = 4 +15%,
+// double k = 6 +15%), the float smoother +2..+5%, the double smoother loses from k = 6
+// (3D k = 7 -12%: fewer registers, more blocks, a longer chain of dependent DFMAs).
+constexpr bool chained_fma(bool smoother, bool is_double) { return !(smoother && is_double); }
+
 // laplace_gather_kernel (k <= 2): shared-memory stages of the cp.async ring (planes of x
 // in flight per block: stages - 1; 3, 4, 6, 8 measured within 2% on the H200) and the
 // second argument of its __launch_bounds__ (0 = no hint; forcing 6 blocks spills).
