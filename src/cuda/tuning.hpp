@@ -3,8 +3,38 @@
 // kernels, per (dim, degree, precision). The one place to tune them.
 #pragma once
 
+// Every tuned value can be overridden for experiments by compiling with -DVPATCH_<KNOB>=V
+// (V >= 0; bench/tune_variant_lib.sh, bench/tune_ppb_build.sh); unset knobs are -1.
+#ifndef VPATCH_PPB_3D_K3
+#define VPATCH_PPB_3D_K3 -1
+#endif
+#ifndef VPATCH_PPB_3D_K4
+#define VPATCH_PPB_3D_K4 -1
+#endif
+#ifndef VPATCH_COMPACT_THREADS
+#define VPATCH_COMPACT_THREADS -1
+#endif
+#ifndef VPATCH_PATCH_MIN_BLOCKS
+#define VPATCH_PATCH_MIN_BLOCKS -1
+#endif
+#ifndef VPATCH_PACK
+#define VPATCH_PACK -1
+#endif
+#ifndef VPATCH_GATHER_STAGES
+#define VPATCH_GATHER_STAGES -1
+#endif
+#ifndef VPATCH_GATHER_ROWS
+#define VPATCH_GATHER_ROWS -1
+#endif
+#ifndef VPATCH_GATHER_MIN_BLOCKS
+#define VPATCH_GATHER_MIN_BLOCKS -1
+#endif
+
 namespace vpatch {
 namespace cuda {
+
+// The tuned value, or the override where one was compiled in.
+constexpr int tuned(int override_value, int value) { return override_value >= 0 ? override_value : value; }
 
 // Patches per block of the smoother kernels (threads per patch: compact_patch_threads; in
 // 3D each thread walks a z column). Several patches per block for low degree (paper Fig. 7/8: more patches help
@@ -21,14 +51,8 @@ namespace cuda {
 // min-blocks hint B.
 constexpr int patches_per_block(int dim, int degree, bool is_double)
 {
-#ifdef VPATCH_PPB_3D_K3
-  if (dim == 3 && degree == 3) return VPATCH_PPB_3D_K3;
-#endif
-#ifdef VPATCH_PPB_3D_K4
-  if (dim == 3 && degree == 4) return VPATCH_PPB_3D_K4;
-#endif
-  if (dim == 3 && is_double && degree == 3) return 2;
-  if (dim == 3 && is_double && degree == 4) return 1;
+  if (dim == 3 && degree == 3) return tuned(VPATCH_PPB_3D_K3, is_double ? 2 : 4);
+  if (dim == 3 && degree == 4) return tuned(VPATCH_PPB_3D_K4, is_double ? 1 : 2);
   return degree == 1 ? 16
        : degree == 2 ? 8
        : degree == 3 ? 4
@@ -45,11 +69,7 @@ constexpr int patches_per_block(int dim, int degree, bool is_double)
 // from k = 5 on, where the m x m stages leave few threads idle anyway.
 constexpr bool compact_patch_threads(int dim, int degree, bool is_double)
 {
-#ifdef VPATCH_COMPACT_THREADS
-  return VPATCH_COMPACT_THREADS;
-#else
-  return degree <= 4;
-#endif
+  return tuned(VPATCH_COMPACT_THREADS, degree <= 4);
 }
 
 // Second argument of the smoother kernels' __launch_bounds__ (minimum resident blocks per
@@ -61,11 +81,7 @@ constexpr bool compact_patch_threads(int dim, int degree, bool is_double)
 // blocks (bench/NOTES.md).
 constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
-#ifdef VPATCH_PATCH_MIN_BLOCKS
-  return VPATCH_PATCH_MIN_BLOCKS;
-#else
-  return dim == 3 && !is_double && degree == 3 ? 8 : dim == 3 && !is_double && degree == 4 ? 10 : 0;
-#endif
+  return tuned(VPATCH_PATCH_MIN_BLOCKS, dim == 3 && !is_double && degree == 3 ? 8 : dim == 3 && !is_double && degree == 4 ? 10 : 0);
 }
 
 // Whether the contractions of the several patches of a block use packed thread numbering
@@ -75,11 +91,7 @@ constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double)
 // 3D k = 2 and 3D float k = 4, 2-9% slower for 3D k = 3.
 constexpr bool pack_patches(int dim, int degree, bool is_double)
 {
-#ifdef VPATCH_PACK
-  return VPATCH_PACK && patches_per_block(dim, degree, is_double) > 1;
-#else
-  return patches_per_block(dim, degree, is_double) > 1 && !(dim == 3 && degree == 3);
-#endif
+  return patches_per_block(dim, degree, is_double) > 1 && tuned(VPATCH_PACK, !(dim == 3 && degree == 3));
 }
 
 // Contraction bodies of the operator (laplace_kernel) and the smoother (patch_kernel): one
@@ -95,11 +107,7 @@ constexpr bool chained_fma(bool smoother, bool is_double) { return !(smoother &&
 // -DVPATCH_GATHER_STAGES=S and -DVPATCH_GATHER_MIN_BLOCKS=B override them.
 constexpr int gather_stages(int dim, int degree, bool is_double)
 {
-#ifdef VPATCH_GATHER_STAGES
-  return VPATCH_GATHER_STAGES;
-#else
-  return 4;
-#endif
+  return tuned(VPATCH_GATHER_STAGES, 4);
 }
 // Rows along y per thread (3D; the rows share the x sums of their halo rows; more rows,
 // fewer instructions per point but more registers): -DVPATCH_GATHER_ROWS=R overrides.
@@ -107,19 +115,11 @@ constexpr int gather_stages(int dim, int degree, bool is_double)
 // k = 1, 158 registers at k = 2).
 constexpr int gather_rows(int dim, int degree, bool is_double)
 {
-#ifdef VPATCH_GATHER_ROWS
-  return dim == 3 ? VPATCH_GATHER_ROWS : 1;
-#else
-  return dim == 3 && !is_double ? 2 : 1;
-#endif
+  return dim == 3 ? tuned(VPATCH_GATHER_ROWS, is_double ? 1 : 2) : 1;
 }
 constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
-#ifdef VPATCH_GATHER_MIN_BLOCKS
-  return VPATCH_GATHER_MIN_BLOCKS;
-#else
-  return 0;
-#endif
+  return tuned(VPATCH_GATHER_MIN_BLOCKS, 0);
 }
 
 // Cells per block of laplace_apply (threads per cell (k+1)^2) and of the transfer kernels
