@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Builds a variant libvpatch.so for launch-shape experiments: the smoother objects
-# (patch_smoother_{2d,3d_lo,3d_hi}.cu) recompiled with extra defines (the overrides in
+# Builds a variant libvpatch.so for launch-shape experiments: the smoother and operator
+# objects (patch_smoother_{2d,3d_lo,3d_hi}.cu, laplace.cu) recompiled with extra defines (the overrides in
 # src/cuda/tuning.hpp), linked with build-cuda's other objects into
 # build-tune/<name>/libvpatch.so (git-ignored), plus ptxas -v logs. On the GPU machine run
 # the unchanged build-cuda binaries against it:
 #   LD_LIBRARY_PATH=$PWD/build-tune/<name>:$PETSC_DIR/lib:$LD_LIBRARY_PATH build-cuda/bench/bench_kernels ...
 # Usage: bench/tune_variant_lib.sh NAME [-DVPATCH_...=V ...]   (after cmake --build build-cuda)
 # e.g.   bench/tune_variant_lib.sh compact -DVPATCH_COMPACT_THREADS=1
+#        TUNE_FILES=patch_smoother_3d_lo bench/tune_variant_lib.sh k3p5 -DVPATCH_COMPACT_THREADS=2 -DVPATCH_PPB_3D_K3=5
 #        bench/tune_variant_lib.sh mb8 -DVPATCH_COMPACT_THREADS=1 -DVPATCH_PATCH_MIN_BLOCKS=8
 # Environment: NVCC, PETSC_DIR (/opt/petsc-cuda-deb12), CUDA_ARCH (90).
 set -euo pipefail
@@ -21,10 +22,17 @@ O="$ROOT/build-tune/$name/obj"
 mkdir -p "$O"
 FLAGS=(-DVPATCH_HAVE_CUDA=1 -I "$ROOT/include" -I "$ROOT/src" -isystem "$PETSC_DIR/include" -O3 -DNDEBUG
        "--generate-code=arch=compute_$ARCH,code=[compute_$ARCH,sm_$ARCH]" -Xcompiler=-fPIC --expt-relaxed-constexpr -std=c++17 "$@")
-for f in patch_smoother_2d patch_smoother_3d_lo patch_smoother_3d_hi; do
-  "$NVCC" "${FLAGS[@]}" -Xptxas -v -c "$ROOT/src/cuda/$f.cu" -o "$O/$f.o" 2> "$O/$f.ptxas.txt"
+# TUNE_FILES: the objects to recompile (default all four); the others are copied from build-cuda.
+all="patch_smoother_2d patch_smoother_3d_lo patch_smoother_3d_hi laplace"
+files=" ${TUNE_FILES:-$all} "
+for f in $all; do
+  if [[ "$files" == *" $f "* ]]; then
+    "$NVCC" "${FLAGS[@]}" -Xptxas -v -c "$ROOT/src/cuda/$f.cu" -o "$O/$f.o" 2> "$O/$f.ptxas.txt"
+  else
+    cp "$B/cuda/$f.cu.o" "$O/$f.o"
+  fi
 done
-others=$(ls "$B"/petsc/*.o "$B"/cuda/*.o | grep -v "/patch_smoother_2d\|/patch_smoother_3d")
+others=$(ls "$B"/petsc/*.o "$B"/cuda/*.o | grep -v "/patch_smoother_2d\|/patch_smoother_3d\|/laplace")
 MPI_LIBS=$(mpicxx --showme:link 2>/dev/null || echo "-lmpi_cxx -lmpi")
 CUDA_LIB="$(dirname "$(dirname "$NVCC")")/lib64"
 c++ -shared -Wl,-soname,libvpatch.so -o "$ROOT/build-tune/$name/libvpatch.so" $others "$O"/*.o \

@@ -72,6 +72,12 @@ __device__ __forceinline__ Number *shared_base()
   return reinterpret_cast<Number *>(vpatch_smem);
 }
 
+// Stride of the shared-memory buffers of consecutive groups (patches, cells) of a block:
+// `size` elements rounded up to a value congruent to `lanes` (the threads of a group)
+// modulo the 32 banks, so a warp spanning two groups addresses distinct banks wherever its
+// access is contiguous in the thread index (bank = lane + constant).
+constexpr int bank_stride(int size, int lanes) { return size + ((lanes - size) % 32 + 32) % 32; }
+
 // Tensors in shared memory are stored x fastest. Compact: extents (E0, E1, E2) exactly,
 // so the interior of a patch is contiguous (paper Fig. 13c/d). Padded (Basic kernel):
 // every tensor in an N x N x N frame.
@@ -94,7 +100,9 @@ __device__ __forceinline__ int tidx(int x, int y, int z)
 // registers. Compact layout: point p of the plane of group g is taken by thread
 // g T + p (the active threads of a group are a prefix of its threads), or with Packed by
 // thread g O0 O1 + p (the G planes one after the other: the active threads are a prefix
-// of the block, idle warps skip the stage, however small the plane is against T). The
+// of the block, idle warps skip the stage, however small the plane is against T). A plane
+// larger than T points per group is covered in rounds (thread t takes points t, t + T, ...;
+// not with InPlace). The
 // write out[x + O0 (y + O1 z)] is contiguous in the thread index, matrix rows are read
 // with odd stride NE (no bank conflicts) or broadcast, inputs contiguously or broadcast
 // (Listing 2). Padded (Basic): thread (tx, ty) of group g's N x N frame, masked by
@@ -113,67 +121,73 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
 {
   constexpr int O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1, O2 = dir == 2 ? NR : E2;
   constexpr int NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2);
-  static_assert(Padded || O0 * O1 <= T, "contract: plane larger than the thread group");
-  int x, y, g;
-  bool active;
-  if (Padded) {
-    g = tid / T;
-    const int t = tid % T, tx = t % N, ty = t / N;
-    x = dir == 0 ? ty : tx;
-    y = dir == 0 ? tx : ty;
-    active = g < G && x < O0 && y < O1;
-  } else if (Packed) {
-    g = tid / (O0 * O1);
-    const int t = tid % (O0 * O1);
-    x = t % O0;
-    y = t / O0;
-    active = g < G;
-  } else {
-    g = G == 1 ? 0 : tid / T;
-    const int t = G == 1 ? tid : tid % T;
-    x = t % O0;
-    y = t / O0;
-    active = t < O0 * O1;
-  }
-  const int shift = g * S;
-  Number acc[O2][NV];
+  // Rounds: a plane larger than the thread group is covered in ceil(plane / T) passes.
+  constexpr int R = Padded ? 1 : (O0 * O1 + T - 1) / T;
+  static_assert(Padded || !InPlace || R == 1, "contract: in-place output plane larger than the thread group");
+#pragma unroll 1
+  for (int round = 0; round < R; ++round) {
+    int x, y, g;
+    bool active;
+    if (Padded) {
+      g = tid / T;
+      const int t = tid % T, tx = t % N, ty = t / N;
+      x = dir == 0 ? ty : tx;
+      y = dir == 0 ? tx : ty;
+      active = g < G && x < O0 && y < O1;
+    } else if (Packed) {
+      const int p = tid + round * G * T;
+      g = p / (O0 * O1);
+      const int t = p % (O0 * O1);
+      x = t % O0;
+      y = t / O0;
+      active = g < G;
+    } else {
+      g = G == 1 ? 0 : tid / T;
+      const int t = (G == 1 ? tid : tid % T) + round * T;
+      x = t % O0;
+      y = t / O0;
+      active = t < O0 * O1;
+    }
+    const int shift = g * S;
+    Number acc[O2][NV];
 #pragma unroll
-  for (int z = 0; z < O2; ++z)
+    for (int z = 0; z < O2; ++z)
 #pragma unroll
-    for (int v = 0; v < NV; ++v) acc[z][v] = Number(0);
-  if (active) {
-    // Full unrolling for small contractions; for large ones (3D, k >= 5) an unroll factor
-    // of 2 keeps the compiler from hoisting many loads (register pressure: spills at 3D k = 4, 8).
-    constexpr int KU = NE * O2 <= 64 ? NE : 2;
+      for (int v = 0; v < NV; ++v) acc[z][v] = Number(0);
+    if (active) {
+      // Full unrolling for small contractions; for large ones (3D, k >= 5) an unroll factor
+      // of 2 keeps the compiler from hoisting many loads (register pressure: spills at 3D k = 4, 8).
+      constexpr int KU = NE * O2 <= 64 ? NE : 2;
 #pragma unroll KU
-    for (int k = 0; k < NE; ++k) {
-      Number mv[NM], iv[NI];
-      if (dir < 2) {
-        const int row = dir == 0 ? x : y;
-#pragma unroll
-        for (int j = 0; j < NM; ++j) mv[j] = mats[j][row * NE + k];
-      } else {
-#pragma unroll
-        for (int j = 0; j < NI; ++j) iv[j] = ins[j][shift + tidx<Padded, N, E0, E1>(x, y, k)];
-      }
-#pragma unroll
-      for (int z = 0; z < O2; ++z) {
+      for (int k = 0; k < NE; ++k) {
+        Number mv[NM], iv[NI];
         if (dir < 2) {
-          const int src = shift + (dir == 0 ? tidx<Padded, N, E0, E1>(k, y, z) : tidx<Padded, N, E0, E1>(x, k, z));
+          const int row = dir == 0 ? x : y;
 #pragma unroll
-          for (int j = 0; j < NI; ++j) iv[j] = ins[j][src];
+          for (int j = 0; j < NM; ++j) mv[j] = mats[j][row * NE + k];
         } else {
 #pragma unroll
-          for (int j = 0; j < NM; ++j) mv[j] = mats[j][z * NE + k];
+          for (int j = 0; j < NI; ++j) iv[j] = ins[j][shift + tidx<Padded, N, E0, E1>(x, y, k)];
         }
-        body(acc[z], mv, iv);
+#pragma unroll
+        for (int z = 0; z < O2; ++z) {
+          if (dir < 2) {
+            const int src = shift + (dir == 0 ? tidx<Padded, N, E0, E1>(k, y, z) : tidx<Padded, N, E0, E1>(x, k, z));
+#pragma unroll
+            for (int j = 0; j < NI; ++j) iv[j] = ins[j][src];
+          } else {
+#pragma unroll
+            for (int j = 0; j < NM; ++j) mv[j] = mats[j][z * NE + k];
+          }
+          body(acc[z], mv, iv);
+        }
       }
     }
-  }
-  if (InPlace) __syncthreads();
-  if (active) {
+    if (InPlace) __syncthreads();
+    if (active) {
 #pragma unroll
-    for (int z = 0; z < O2; ++z) store(acc[z], x, y, z, shift + tidx<Padded, N, O0, O1>(x, y, z), g);
+      for (int z = 0; z < O2; ++z) store(acc[z], x, y, z, shift + tidx<Padded, N, O0, O1>(x, y, z), g);
+    }
   }
 }
 

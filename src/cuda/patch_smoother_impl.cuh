@@ -32,9 +32,10 @@ struct PatchPlan {
   static constexpr int n = 2 * k + 1, m = 2 * k - 1;
   static constexpr bool padded = V == SmootherKernel::Basic;
   static constexpr int P = patches_per_block(dim, k, sizeof(Number) == 8);
-  // threads per patch: one per point of the n x n frame (Basic), or of the largest plane a
-  // contraction writes, m x n (compact: fewer idle threads in the m x m stages)
-  static constexpr int T = padded || !compact_patch_threads(dim, k, sizeof(Number) == 8) ? n * n : m * n;
+  // threads per patch: one per point of the n x n frame (Basic) or of the plane that
+  // patch_thread_plane selects (n x n, m x n, m x m: fewer idle threads in the m x m stages)
+  static constexpr int plane = padded ? 0 : patch_thread_plane(dim, k, sizeof(Number) == 8);
+  static constexpr int T = plane == 0 ? n * n : plane == 1 ? m * n : m * m;
   static constexpr bool packed = !padded && pack_patches(dim, k, sizeof(Number) == 8);
   static constexpr int min_blocks = patch_min_blocks_per_sm(dim, k, sizeof(Number) == 8);
   static constexpr bool chained = chained_fma(true, sizeof(Number) == 8);
@@ -42,7 +43,10 @@ struct PatchPlan {
   static constexpr int nd = n * n * nz;
   static constexpr int sizeA = nd;
   static constexpr int halfB = padded ? nd : m * n * nz;
-  static constexpr int per_patch = sizeA + 2 * halfB;
+  static constexpr int unpadded = sizeA + 2 * halfB;
+  static constexpr bool pad = !padded && P > 1 && pad_patch_stride(dim, k, sizeof(Number) == 8);
+  // stride congruent to the threads per patch (packed: the points of an m x m plane)
+  static constexpr int per_patch = pad ? bank_stride(unpadded, packed ? m * m : T) : unpadded;
   static constexpr int mats = 2 * m * n + 2 * m * m + m;
   // After the tensors: the closure-corner index of each patch of the block (-1: no patch).
   static constexpr std::size_t corners = (sizeof(Number) * (std::size_t)(mats + P * per_patch) + 7) / 8 * 8;
@@ -114,8 +118,8 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     if (boundary_variant) {
       // x is zero inside the closure: lines (y, z) interior in both have only the two end
       // points nonzero (paper eq. 4.1/4.2, A^{IB} terms with M_0^{IB}, A_0^{IB}).
-      if (t < m * n) {
-        const int xo = t % m, y = t / m;
+      for (int tt = t; tt < m * n; tt += T) {
+        const int xo = tt % m, y = tt / m;
 #pragma unroll
         for (int z = 0; z < nz; ++z) {
           const Number *line = A + (z * n + y) * n;

@@ -14,6 +14,12 @@
 #ifndef VPATCH_COMPACT_THREADS
 #define VPATCH_COMPACT_THREADS -1
 #endif
+#ifndef VPATCH_PATCH_PAD
+#define VPATCH_PATCH_PAD -1
+#endif
+#ifndef VPATCH_CELL_PAD
+#define VPATCH_CELL_PAD -1
+#endif
 #ifndef VPATCH_PATCH_MIN_BLOCKS
 #define VPATCH_PATCH_MIN_BLOCKS -1
 #endif
@@ -36,13 +42,14 @@ namespace cuda {
 // The tuned value, or the override where one was compiled in.
 constexpr int tuned(int override_value, int value) { return override_value >= 0 ? override_value : value; }
 
-// Patches per block of the smoother kernels (threads per patch: compact_patch_threads; in
+// Patches per block of the smoother kernels (threads per patch: patch_thread_plane; in
 // 3D each thread walks a z column). Several patches per block for low degree (paper Fig. 7/8: more patches help
 // for k = 1, 2, a little for k = 3, 4, one patch is best above), aiming at 128-256 threads
 // per block. The Basic kernel (padded layouts, 3 (2k+1)^d values per patch) uses the same
-// numbers. 3D k = 3, 4 tuned on the H200 (bench/NOTES.md, "Launch-shape tuning, H200"):
-// double k = 3: 2 patches (Fused +6%), double k = 4: 1 patch (Fused +11%); float keeps
-// 4 / 2 patches and gets a min-blocks hint instead (patch_min_blocks_per_sm).
+// numbers. 3D k = 3, 4 tuned on the H200 (bench/NOTES.md, "Launch-shape tuning, H200" and
+// "Interior-plane threads and bank-aligned strides"): k = 3: 5 patches of (2k-1)^2 = 25 threads (125 threads, 98%
+// of the lanes busy in the 25-point stages); double k = 4: 1 patch (Fused +11%), float
+// k = 4: 2 patches and a min-blocks hint (patch_min_blocks_per_sm).
 //
 // Experiments (bench/tune_ppb_build.sh, bench/tune_ppb.sh): compile with
 // -DVPATCH_PPB_3D_K3=P / -DVPATCH_PPB_3D_K4=P to override the 3D k = 3 / k = 4 entry for
@@ -51,7 +58,7 @@ constexpr int tuned(int override_value, int value) { return override_value >= 0 
 // min-blocks hint B.
 constexpr int patches_per_block(int dim, int degree, bool is_double)
 {
-  if (dim == 3 && degree == 3) return tuned(VPATCH_PPB_3D_K3, is_double ? 2 : 4);
+  if (dim == 3 && degree == 3) return tuned(VPATCH_PPB_3D_K3, 5);
   if (dim == 3 && degree == 4) return tuned(VPATCH_PPB_3D_K4, is_double ? 1 : 2);
   return degree == 1 ? 16
        : degree == 2 ? 8
@@ -60,28 +67,43 @@ constexpr int patches_per_block(int dim, int degree, bool is_double)
        : 1;
 }
 
-// Threads per patch of the Fused, Boundary and Global kernels: (2k+1)^2 (false: one per
-// point of a closure plane) or (2k-1)(2k+1) (true: the largest plane a contraction writes,
-// so fewer threads idle in the (2k-1)^2 stages). The Basic kernel keeps (2k+1)^2 (its
-// padded frame). -DVPATCH_COMPACT_THREADS=0/1 overrides. H200 (bench/NOTES.md, "Compact
-// threads per patch"): Fused +29-40% at 2D k = 2, +12% at 2D k = 3, +11% at 2D k = 4 float,
-// +30-37% at 3D k = 2, +13% at 3D k = 3 double, +8% at 3D k = 4 double; within +-5% (noise)
-// from k = 5 on, where the m x m stages leave few threads idle anyway.
-constexpr bool compact_patch_threads(int dim, int degree, bool is_double)
+// Threads per patch of the Fused, Boundary and Global kernels, as the plane they cover:
+// 0 = (2k+1)^2 (a closure plane), 1 = (2k-1)(2k+1) (the largest plane a contraction
+// writes), 2 = (2k-1)^2 (the planes of the local solve; the (2k-1)(2k+1) residual planes
+// then take two rounds). The Basic kernel keeps (2k+1)^2 (its padded frame).
+// -DVPATCH_COMPACT_THREADS=0/1/2 overrides. H200 (bench/NOTES.md, "Compact threads per
+// patch"): 1 against 0: Fused +29-40% at 2D k = 2, +12% at 2D k = 3, +11% at 2D k = 4
+// float, +30-37% at 3D k = 2, +13% at 3D k = 3 double, +8% at 3D k = 4 double; within +-5%
+// (noise) from k = 5 on, where the m x m stages leave few threads idle anyway. 2 against 1
+// ("Interior-plane threads and bank-aligned strides", with 5 patches per block and a padded patch stride): 3D k = 3
+// Fused double 5.23 -> 6.34, float 8.49 -> 10.74 GDoF/s; 3D k = 4 (49 threads, 2 or 3
+// patches) 6-28% slower, so 1 stays there.
+constexpr int patch_thread_plane(int dim, int degree, bool is_double)
 {
-  return tuned(VPATCH_COMPACT_THREADS, degree <= 4);
+  return tuned(VPATCH_COMPACT_THREADS, dim == 3 && degree == 3 ? 2 : degree <= 4 ? 1 : 0);
+}
+
+// Whether a patch's buffers lie a stride apart that is congruent to the threads per patch
+// modulo 32 banks, so the warps that span two patches address distinct banks (bank =
+// lane + constant for every plane-contiguous access). -DVPATCH_PATCH_PAD=0/1 overrides.
+// H200: 3D k = 3 (5 patches of 25 threads) Fused 5.53 -> 6.13 double, 9.08 -> 9.98 float;
+// 3D k = 3, 4 with the previous shapes: within 1%.
+constexpr bool pad_patch_stride(int dim, int degree, bool is_double)
+{
+  return tuned(VPATCH_PATCH_PAD, dim == 3 && degree == 3);
 }
 
 // Second argument of the smoother kernels' __launch_bounds__ (minimum resident blocks per
 // SM). 0 = no hint: ptxas -v gives the same code as the one-argument form (1 would not: it
 // lets ptxas use up to 65536 / threads registers, e.g. 3D k = 3 double 60 -> 124). 3D float
-// k = 3: 8 blocks of 140 threads, k = 4: 10 blocks of 126 threads (with compact threads),
-// which cap the registers and raise occupancy: on the H200 Fused 3D float k = 3 6.89 -> 8.15
-// GDoF/s, k = 4 6.22 -> 7.54 against the previous 6-block hint on the (2k+1)^2-thread
-// blocks (bench/NOTES.md).
+// k = 4: 10 blocks of 126 threads, which cap the registers and raise occupancy (H200, Fused
+// 6.22 -> 7.54 GDoF/s against a 6-block hint). 3D k = 3 (125-thread blocks): float 10 (48
+// registers; none: 9.22, 6: 8.42, 8: 9.98, 10: 10.74 GDoF/s), double 6 (80 registers;
+// none: 6.13, 10: 5.39, 6: 6.34).
 constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
-  return tuned(VPATCH_PATCH_MIN_BLOCKS, dim == 3 && !is_double && degree == 3 ? 8 : dim == 3 && !is_double && degree == 4 ? 10 : 0);
+  if (dim == 3 && degree == 3) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 6 : 10);
+  return tuned(VPATCH_PATCH_MIN_BLOCKS, dim == 3 && !is_double && degree == 4 ? 10 : 0);
 }
 
 // Whether the contractions of the several patches of a block use packed thread numbering
@@ -128,6 +150,13 @@ constexpr int cells_per_block_laplace(int dim, int degree)
 {
   return (degree + 1) * (degree + 1) >= 128 ? 1 : (128 + (degree + 1) * (degree + 1) - 1) / ((degree + 1) * (degree + 1));
 }
+// Whether the cells of laplace_kernel lie a bank-aligned stride apart (common.cuh,
+// bank_stride); -DVPATCH_CELL_PAD=0/1 overrides. H200, MatMult (bench/NOTES.md,
+// "Interior-plane threads and bank-aligned strides"): 3D float k = 3 64.7 -> 67.6 GDoF/s (8
+// cells of 16 threads, stride 192 = 0 mod 32: every warp's two cells hit the same banks),
+// 3D double k = 4 41.5 -> 44.2, float k = 6 77.8 -> 80.5; the rest within +-2%. The same
+// padding of the transfer kernels' cells (3D k = 2, 3) changed nothing (within 3%).
+constexpr bool pad_cell_stride(int dim, int degree) { return tuned(VPATCH_CELL_PAD, 1); }
 constexpr int cells_per_block_transfer(int dim, int degree)
 {
   return (2 * degree + 1) * (2 * degree + 1) >= 96 ? 1 : 128 / ((2 * degree + 1) * (2 * degree + 1));
