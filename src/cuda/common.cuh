@@ -124,8 +124,7 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
   // Rounds: a plane larger than the thread group is covered in ceil(plane / T) passes.
   constexpr int R = Padded ? 1 : (O0 * O1 + T - 1) / T;
   static_assert(Padded || !InPlace || R == 1, "contract: in-place output plane larger than the thread group");
-#pragma unroll 1
-  for (int round = 0; round < R; ++round) {
+  auto pass = [&](int round) {
     int x, y, g;
     bool active;
     if (Padded) {
@@ -188,6 +187,11 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
 #pragma unroll
       for (int z = 0; z < O2; ++z) store(acc[z], x, y, z, shift + tidx<Padded, N, O0, O1>(x, y, z), g);
     }
+  };
+  if constexpr (R == 1) pass(0); // the common case, with the round offsets folded away
+  else {
+#pragma unroll 1
+    for (int round = 0; round < R; ++round) pass(round);
   }
 }
 

@@ -37,7 +37,10 @@ struct PatchPlan {
   static constexpr int plane = padded ? 0 : patch_thread_plane(dim, k, sizeof(Number) == 8);
   static constexpr int T = plane == 0 ? n * n : plane == 1 ? m * n : m * m;
   static constexpr bool packed = !padded && pack_patches(dim, k, sizeof(Number) == 8);
-  static constexpr int min_blocks = patch_min_blocks_per_sm(dim, k, sizeof(Number) == 8);
+  // (a hint beyond the 2048 threads of an SM would be ignored by ptxas, with a warning:
+  // Basic 3D float k = 3, 245 threads)
+  static constexpr int min_blocks_hint = patch_min_blocks_per_sm(dim, k, sizeof(Number) == 8);
+  static constexpr int min_blocks = T * P * min_blocks_hint <= 2048 ? min_blocks_hint : 0;
   static constexpr bool chained = chained_fma(true, sizeof(Number) == 8);
   static constexpr int nz = dim == 3 ? n : 1, mz = dim == 3 ? m : 1;
   static constexpr int nd = n * n * nz;
@@ -118,7 +121,11 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     if (boundary_variant) {
       // x is zero inside the closure: lines (y, z) interior in both have only the two end
       // points nonzero (paper eq. 4.1/4.2, A^{IB} terms with M_0^{IB}, A_0^{IB}).
-      for (int tt = t; tt < m * n; tt += T) {
+      constexpr int rounds = (m * n + T - 1) / T; // m x n lines over T threads (two with (2k-1)^2)
+#pragma unroll
+      for (int r = 0; r < rounds; ++r) {
+        const int tt = t + r * T;
+        if (tt >= m * n) break;
         const int xo = tt % m, y = tt / m;
 #pragma unroll
         for (int z = 0; z < nz; ++z) {
