@@ -15,7 +15,8 @@ template <int dim, int k, typename Number>
 struct CellPlan {
   static constexpr int nb = k + 1, T = nb * nb, C = cells_per_block_laplace(dim, k);
   static constexpr int nz = dim == 3 ? nb : 1, nd = nb * nb * nz;
-  static constexpr int per_cell = C > 1 && pad_cell_stride(dim, k) ? bank_stride(3 * nd, T) : 3 * nd, mats = 2 * nb * nb;
+  static constexpr int per_cell = C > 1 && pad_cell_stride(dim, k) ? bank_stride(3 * nd, T) : 3 * nd;
+  static constexpr int mats = 2 * nb * nb;
   static constexpr std::size_t smem = sizeof(Number) * (std::size_t)(mats + C * per_cell);
 };
 

@@ -34,8 +34,8 @@ struct PatchPlan {
   static constexpr int P = patches_per_block(dim, k, sizeof(Number) == 8);
   // threads per patch: one per point of the n x n frame (Basic) or of the plane that
   // patch_thread_plane selects (n x n, m x n, m x m: fewer idle threads in the m x m stages)
-  static constexpr int plane = padded ? 0 : patch_thread_plane(dim, k, sizeof(Number) == 8);
-  static constexpr int T = plane == 0 ? n * n : plane == 1 ? m * n : m * m;
+  static constexpr int plane = padded ? ClosurePlane : patch_thread_plane(dim, k, sizeof(Number) == 8);
+  static constexpr int T = plane == ClosurePlane ? n * n : plane == ResidualPlane ? m * n : m * m;
   static constexpr bool packed = !padded && pack_patches(dim, k, sizeof(Number) == 8);
   // (a hint beyond the 2048 threads of an SM would be ignored by ptxas, with a warning:
   // Basic 3D float k = 3, 245 threads)

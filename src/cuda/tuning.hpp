@@ -43,18 +43,18 @@ namespace cuda {
 constexpr int tuned(int override_value, int value) { return override_value >= 0 ? override_value : value; }
 
 // Patches per block of the smoother kernels (threads per patch: patch_thread_plane; in
-// 3D each thread walks a z column). Several patches per block for low degree (paper Fig. 7/8: more patches help
-// for k = 1, 2, a little for k = 3, 4, one patch is best above), aiming at 128-256 threads
-// per block. The Basic kernel (padded layouts, 3 (2k+1)^d values per patch) uses the same
+// 3D each thread walks a z column). Several patches per block for low degree (paper Fig.
+// 7/8: more patches help for k = 1, 2, a little for k = 3, 4, one patch is best above),
+// aiming at 128-256 threads per block. The Basic kernel (padded layouts, 3 (2k+1)^d values per patch) uses the same
 // numbers. 3D k = 3, 4 tuned on the H200 (bench/NOTES.md, "Launch-shape tuning, H200" and
-// "Interior-plane threads and bank-aligned strides"): k = 3: 5 patches of (2k-1)^2 = 25 threads (125 threads, 98%
-// of the lanes busy in the 25-point stages); double k = 4: 1 patch (Fused +11%), float
-// k = 4: 2 patches and a min-blocks hint (patch_min_blocks_per_sm).
+// "Interior-plane threads and bank-aligned strides"): k = 3: 5 patches of (2k-1)^2 = 25
+// threads (125 threads, 98% of the lanes busy in the 25-point stages); double k = 4: 1
+// patch (Fused +11%), float k = 4: 2 patches and a min-blocks hint (patch_min_blocks_per_sm).
 //
 // Experiments (bench/tune_ppb_build.sh, bench/tune_ppb.sh): compile with
 // -DVPATCH_PPB_3D_K3=P / -DVPATCH_PPB_3D_K4=P to override the 3D k = 3 / k = 4 entry for
-// both precisions (k = 3: 1, 2, 4, 8; k = 4: 1, 2, 4 fit the shared memory and the
-// 1024-thread limit), and with -DVPATCH_PATCH_MIN_BLOCKS=B to give every smoother kernel the
+// both precisions (k = 3 with 25 threads per patch: 1..8; k = 4: 1, 2, 4 fit the shared
+// memory and the 1024-thread limit), and with -DVPATCH_PATCH_MIN_BLOCKS=B to give every smoother kernel the
 // min-blocks hint B.
 constexpr int patches_per_block(int dim, int degree, bool is_double)
 {
@@ -75,12 +75,13 @@ constexpr int patches_per_block(int dim, int degree, bool is_double)
 // patch"): 1 against 0: Fused +29-40% at 2D k = 2, +12% at 2D k = 3, +11% at 2D k = 4
 // float, +30-37% at 3D k = 2, +13% at 3D k = 3 double, +8% at 3D k = 4 double; within +-5%
 // (noise) from k = 5 on, where the m x m stages leave few threads idle anyway. 2 against 1
-// ("Interior-plane threads and bank-aligned strides", with 5 patches per block and a padded patch stride): 3D k = 3
-// Fused double 5.23 -> 6.34, float 8.49 -> 10.74 GDoF/s; 3D k = 4 (49 threads, 2 or 3
-// patches) 6-28% slower, so 1 stays there.
+// ("Interior-plane threads and bank-aligned strides", 5 patches per block, padded patch
+// stride): 3D k = 3 Fused double 5.23 -> 6.34, float 8.49 -> 10.74 GDoF/s; 3D k = 4 (49
+// threads, 2 or 3 patches) 6-28% slower, so 1 stays there.
+enum PatchThreadPlane : int { ClosurePlane = 0, ResidualPlane = 1, InteriorPlane = 2 };
 constexpr int patch_thread_plane(int dim, int degree, bool is_double)
 {
-  return tuned(VPATCH_COMPACT_THREADS, dim == 3 && degree == 3 ? 2 : degree <= 4 ? 1 : 0);
+  return tuned(VPATCH_COMPACT_THREADS, dim == 3 && degree == 3 ? InteriorPlane : degree <= 4 ? ResidualPlane : ClosurePlane);
 }
 
 // Whether a patch's buffers lie a stride apart that is congruent to the threads per patch
