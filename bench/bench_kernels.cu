@@ -156,7 +156,7 @@ static void emit(const Row &r)
 {
   const double gdofs = r.dofs / r.seconds * 1e-9, gflops = r.flops / r.seconds * 1e-9;
   // On-chip roofline (paper eq. 4.3), undefined for the register-only kernels (k = 1
-  // smoother, k <= 2 MatMult); HBM roofline: the fewest bytes at the memory bandwidth.
+  // smoother and transfers); HBM roofline: the fewest bytes at the memory bandwidth.
   const double roof = r.bytes > 0 ? g_dev.onchip_bw() * r.flops / r.bytes * 1e-9 : NAN; // GFlop/s
   const double pct = 100.0 * gflops / roof;
   const double esize = std::strcmp(r.prec, "double") ? 4.0 : 8.0;
@@ -217,7 +217,7 @@ static void bench_level(int dim, int k, const Options &opt)
     patch_row("smooth_boundary", cuda::SmootherKernel::Boundary, PatchResidual::Local, 0, 0);
     {
       // Global: per color r = b - A x (laplace_apply + vector update), then the local solves.
-      const cuda::KernelCost lc = cuda::laplace_cost(dim, k), pc = cuda::patch_cost(dim, k, cuda::SmootherKernel::Global, PatchResidual::Given);
+      const cuda::KernelCost lc = cuda::laplace_cost(dim, k, sizeof(Number) == 8), pc = cuda::patch_cost(dim, k, cuda::SmootherKernel::Global, PatchResidual::Given);
       auto run = [&] {
         for (int color = 0; color < ncolors; ++color) {
           cuda::laplace_apply<Number>(box, dt.op, x.p, t.p, s);
@@ -232,7 +232,7 @@ static void bench_level(int dim, int k, const Options &opt)
             (ncolors * ncells * (lc.reads + lc.writes) + npatches * (pc.reads + pc.writes)) * bsz, smooth_hbm});
     }
     {
-      const cuda::KernelCost c = cuda::laplace_cost(dim, k);
+      const cuda::KernelCost c = cuda::laplace_cost(dim, k, sizeof(Number) == 8);
       const double sec = time_best([&] { cuda::laplace_apply<Number>(box, dt.op, x.p, t.p, s); }, s, opt.groups, opt.reps);
       emit({dim, k, prec, "laplace_apply", dofs, sec, ncells * c.flops, ncells * (c.reads + c.writes) * bsz, 2.0});
     }

@@ -5,6 +5,7 @@
 // summed over the active threads: see bench/NOTES.md for the formulas.
 #pragma once
 #include "kernels_cuda.hpp"
+#include "tuning.hpp"
 
 namespace vpatch {
 namespace cuda {
@@ -74,14 +75,29 @@ inline KernelCost patch_cost(int dim, int k, SmootherKernel kernel, PatchResidua
   return c;
 }
 
-// One cell of laplace_apply.
-inline KernelCost laplace_cost(int dim, int k)
+// One cell of laplace_apply (precision: the k <= 2 kernel's rows per thread depend on it).
+inline KernelCost laplace_cost(int dim, int k, bool is_double)
 {
   const int b = k + 1, bz = dim == 3 ? b : 1;
   KernelCost c;
-  if (k <= 2) { // per-point gather in registers (laplace.cu): per plane 2k+1 rows of 2k+1
-    const double w = 2 * k + 1, per_plane = w * (4 * w + 6), per_point = dim == 2 ? per_plane : per_plane + 4 * w;
-    c.flops = per_point * (dim == 2 ? k * k : k * k * k); // k^d points per cell
+  if (k <= 2) {
+    // laplace_gather_kernel (laplace.cu), per output point: a thread (R rows; 3D: tile of
+    // 32 x 8R columns, 2D: 256) reduces each of the chunk + 2k planes it reads to x sums of
+    // its R + 2k halo rows (two W-term dot products each, W = 2k+1, loading W values), y
+    // sums per row (pm: W terms, pa: 2W terms), and scatters them into W outputs (2W
+    // multiply-adds, 2W coefficients loaded per plane); the plane tile with its halo is
+    // written to shared memory once per block.
+    const double w = 2 * k + 1, R = dim == 3 ? gather_rows(dim, k, is_double) : 1, rr = dim == 3 ? R + 2 * k : 1;
+    const double X = dim == 3 ? 32 : 256, Y = dim == 3 ? 8 * R : 1, chunk = 32, planes = (chunk + 2 * k) / chunk;
+    const double dot = 2 * w - 1;
+    const double per_plane = rr * 2 * dot + (dim == 3 ? R * (2 * dot + 2 * w) : 0) + R * (4 * w - 1); // flops per thread
+    c.flops = planes * per_plane / R;
+    c.reads = planes * (rr * w + 2 * w) / R;
+    c.writes = planes * (X + 2 * k) * (dim == 3 ? Y + 2 * k : 1) / (X * Y);
+    const double points = dim == 2 ? k * k : k * k * k; // per cell
+    c.flops *= points;
+    c.reads *= points;
+    c.writes *= points;
     return c;
   }
   c.writes += (double)b * b * bz;

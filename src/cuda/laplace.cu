@@ -90,14 +90,17 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
 // Low degree (k <= 2): one thread per point gathers its row of A over the owned cells,
 // no atomics. Along each direction the owned cells around a point give a 1D row of the
 // mass and stiffness matrices (offsets -k..k; zero where no owned cell couples the two
-// points or the neighbour lies on the domain boundary, where x counts as zero);
+// points or the neighbour lies on the domain boundary, where x counts as zero: the
+// coefficients alone exclude the boundary values, so x needs no masking);
 // A = K x M x M + M x K x M + M x M x K is applied by sum factorization in registers. A
 // block marches along the last direction (MarchTile); each plane of x with its halo of k
 // points is copied to a ring of shared-memory stages by cp.async, gather_stages - 1
 // planes ahead of the one in use (enough bytes in flight to cover the memory latency;
-// points outside the local array or on the domain boundary are stored as zero). A thread
-// keeps the plane sums pm = (M x M) x_l and pa = (K x M + M x K) x_l (2D: M x_l, K x_l) of
-// the 2k+1 planes around its output point. Every local point is written (y = A_owned x).
+// points outside the local array are zero-filled by the copy). A thread reduces each
+// plane to its x-y sums pm = (M x M) x_p and pa = (K x M + M x K) x_p (2D: M x_p, K x_p)
+// and scatters them into the 2k+1 pending outputs l = p-k..p+k (register accumulators
+// whose shift is folded into the multiply-adds); output p-k is then complete. Every
+// local point is written (y = A_owned x).
 template <int k, typename Number>
 __device__ __forceinline__ void row_1d(const Box &box, int d, int p, const Number *Mc, const Number *Kc, Number (&M)[2 * k + 1],
                                        Number (&K)[2 * k + 1])
@@ -122,6 +125,24 @@ __device__ __forceinline__ void row_1d(const Box &box, int d, int p, const Numbe
   }
 }
 
+// cp.async of one element into shared memory, or zeros without reading src where bytes = 0.
+template <typename Number>
+__device__ __forceinline__ void copy_async_or_zero(Number *dst, const Number *src, unsigned bytes)
+{
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"((int)sizeof(Number)), "r"(bytes) : "memory");
+}
+
+// sum_j a[j] b[j] as a chain of multiply-adds starting with a product.
+template <int N, typename Number>
+__device__ __forceinline__ Number dot(const Number (&a)[N], const Number *b, int stride = 1)
+{
+  Number s = a[0] * b[0];
+#pragma unroll
+  for (int j = 1; j < N; ++j) s = fma(a[j], b[j * stride], s);
+  return s;
+}
+
 template <int dim, int k, typename Number>
 using GatherTile = MarchTile<dim, gather_rows(dim, k, sizeof(Number) == 8)>;
 
@@ -132,10 +153,12 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_mi
   using Tile = GatherTile<dim, k, Number>;
   constexpr int W = 2 * k + 1, C = (k + 1) * (k + 1), m = Tile::m, NT = Tile::threads, R = Tile::rows;
   constexpr int D = gather_stages(dim, k, sizeof(Number) == 8);
-  constexpr int SX = Tile::X + 2 * k, SY = dim == 3 ? Tile::Y * R + 2 * k : 1, S = SX * SY, E = (S + NT - 1) / NT;
-  constexpr int RR = dim == 3 ? R + 2 * k : 1; // rows of the halo tile a thread reads
+  constexpr int SX = Tile::width + 2 * k, SY = dim == 3 ? Tile::Y * R + 2 * k : 1, S = SX * SY, E = (S + NT - 1) / NT;
+  constexpr int RR = dim == 3 ? R + 2 * k : R; // x sums a thread forms per plane (3D: halo rows)
+  constexpr int RX = dim == 3 ? 1 : R, RY = dim == 3 ? R : 1; // distinct x, y coefficient rows
+  constexpr int NZ = Tile::chunk + 4 * k;      // rows along m of the outputs l_begin - 2k .. l_end + 2k - 1
   __shared__ Number Mc[C], Kc[C];
-  __shared__ Number Mz[Tile::chunk][W], Kz[Tile::chunk][W]; // rows along m of the chunk's output planes
+  __shared__ Number Mz[NZ][W], Kz[NZ][W];
   __shared__ __align__(16) Number ring[D][S];
   const int tid = threadIdx.y * Tile::X + threadIdx.x;
   if (tid < C) {
@@ -144,15 +167,18 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_mi
   }
   const int t0 = Tile::col0() - threadIdx.x, t1 = Tile::col1() - threadIdx.y * R; // tile origin (local array)
   const int i = box.gs[0] + Tile::col0(), j = box.gs[1] + Tile::col1();
-  // This thread's elements of the halo tile: offset within a plane, -1 where zero.
+  // This thread's elements of the halo tile: offset within a plane and bytes to copy (0
+  // outside the local array: zero-filled).
   int off[E];
+  unsigned bytes[E];
 #pragma unroll
   for (int e = 0; e < E; ++e) {
     const int q = tid + e * NT, a = t0 - k + q % SX, b = dim == 3 ? t1 - k + q / SX : 0;
-    const bool inside = a >= 0 && a < box.gm[0] && !box.on_boundary_1d(box.gs[0] + a) &&
-                        (dim == 2 || (b >= 0 && b < box.gm[1] && !box.on_boundary_1d(box.gs[1] + b)));
-    off[e] = inside ? (int)column_offset<dim>(box.gm, a, b) : -1;
+    const bool inside = a >= 0 && a < box.gm[0] && (dim == 2 || (b >= 0 && b < box.gm[1]));
+    off[e] = inside ? (int)column_offset<dim>(box.gm, a, b) : 0;
+    bytes[e] = inside ? (unsigned)sizeof(Number) : 0u;
   }
+  const bool last_in_tile = tid + (E - 1) * NT < S; // the element e = E - 1 exists
   const long stride = plane_stride<dim>(box.gm);
   const int z0 = box.gs[m], z1 = z0 + box.gm[m];
   const int l_begin = z0 + Tile::chunk_index() * Tile::chunk, l_end = min(l_begin + Tile::chunk, z1);
@@ -160,15 +186,13 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_mi
   auto issue = [&](int t) {                                        // plane p_first + t into stage t % D
     if (t < np) {
       const int p = p_first + t;
-      const bool plane_in = p >= z0 && p < z1 && !box.on_boundary_1d(p);
-      Number *dst = ring[t % D];
+      const bool plane_in = p >= z0 && p < z1;
+      Number *dst = ring[t % D] + tid;
       const Number *src = x + (plane_in ? (long)(p - z0) * stride : 0);
 #pragma unroll
       for (int e = 0; e < E; ++e) {
-        const int q = tid + e * NT;
-        if (q >= S) break;
-        if (plane_in && off[e] >= 0) __pipeline_memcpy_async(dst + q, src + off[e], sizeof(Number));
-        else dst[q] = Number(0);
+        if (e == E - 1 && !last_in_tile) break;
+        copy_async_or_zero(dst + e * NT, src + off[e], plane_in ? bytes[e] : 0u);
       }
     }
     __pipeline_commit();
@@ -176,63 +200,72 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_mi
 #pragma unroll
   for (int t = 0; t < D - 1; ++t) issue(t);
   __syncthreads(); // Mc, Kc
-  if (tid < l_end - l_begin) row_1d<k>(box, m, l_begin + tid, Mc, Kc, Mz[tid], Kz[tid]); // read after the loop's first barrier
-  Number Mx[W], Kx[W], My[R][W], Ky[R][W];
-  row_1d<k>(box, 0, i, Mc, Kc, Mx, Kx);
+  if (tid < NZ) { // row of output l = p_first - k + tid; zero outside this block's outputs (never stored)
+    const int l = p_first - k + tid;
+    if (l >= l_begin && l < l_end) row_1d<k>(box, m, l, Mc, Kc, Mz[tid], Kz[tid]);
+    else
+      for (int c = 0; c < W; ++c) Mz[tid][c] = Kz[tid][c] = Number(0);
+  } // read after the loop's first barrier
+  Number Mx[RX][W], Kx[RX][W], My[RY][W], Ky[RY][W];
   bool in[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) {
-    if constexpr (dim == 3) row_1d<k>(box, 1, j + r, Mc, Kc, My[r], Ky[r]);
-    in[r] = Tile::col0() < box.gm[0] && (dim == 2 || Tile::col1() + r < box.gm[1]);
+    if constexpr (dim == 3) {
+      row_1d<k>(box, 1, j + r, Mc, Kc, My[r], Ky[r]);
+      in[r] = Tile::col0() < box.gm[0] && Tile::col1() + r < box.gm[1];
+    } else {
+      row_1d<k>(box, 0, i + r * Tile::X, Mc, Kc, Mx[r], Kx[r]);
+      in[r] = Tile::col0() + r * Tile::X < box.gm[0];
+    }
   }
-  Number pm[R][W], pa[R][W]; // plane sums of planes l - k .. l + k, per row
+  if constexpr (dim == 3) row_1d<k>(box, 0, i, Mc, Kc, Mx[0], Kx[0]);
+  // acc[r][c]: partial output l = p - k + c of row r after plane p (c = 0: complete).
+  Number acc[R][W];
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+#pragma unroll
+    for (int c = 0; c < W; ++c) acc[r][c] = Number(0);
   const long col = column_offset<dim>(box.gm, Tile::col0(), Tile::col1());
   for (int t = 0; t < np; ++t) {
     __pipeline_wait_prior(D - 2); // this thread's copies of plane t have landed
     __syncthreads();              // everyone's; and stage (t - 1) % D is no longer read
     issue(t + D - 1);
     const Number *v = ring[t % D] + threadIdx.y * R * SX + threadIdx.x;
-    Number sm[RR], sk[RR]; // x sums of the halo rows this thread needs
+    Number sm[RR], sk[RR]; // x sums: 3D of the halo rows this thread needs, 2D of its points
 #pragma unroll
     for (int b = 0; b < RR; ++b) {
-      sm[b] = sk[b] = Number(0);
+      const int rx = dim == 3 ? 0 : b;
+      sm[b] = dot(Mx[rx], v + (dim == 3 ? b * SX : b * Tile::X));
+      sk[b] = dot(Kx[rx], v + (dim == 3 ? b * SX : b * Tile::X));
+    }
+    // Coefficients of plane p = p_first + t in the outputs l = p - k + c: row l, column 2k - c.
+    Number zm[W], zk[W];
 #pragma unroll
-      for (int a = 0; a < W; ++a) {
-        sm[b] += Mx[a] * v[b * SX + a];
-        sk[b] += Kx[a] * v[b * SX + a];
-      }
+    for (int c = 0; c < W; ++c) {
+      zm[c] = Mz[t + c][2 * k - c];
+      zk[c] = Kz[t + c][2 * k - c];
     }
 #pragma unroll
     for (int r = 0; r < R; ++r) {
-#pragma unroll
-      for (int c = 0; c + 1 < W; ++c) {
-        pm[r][c] = pm[r][c + 1];
-        pa[r][c] = pa[r][c + 1];
-      }
+      Number pm, pa;
       if constexpr (dim == 3) {
-        Number s_m = 0, s_a = 0;
+        pm = dot(My[r], sm + r);
+        pa = fma(Ky[r][0], sm[r], dot(My[r], sk + r));
 #pragma unroll
-        for (int b = 0; b < W; ++b) {
-          s_m += My[r][b] * sm[r + b];
-          s_a += My[r][b] * sk[r + b] + Ky[r][b] * sm[r + b];
-        }
-        pm[r][W - 1] = s_m;
-        pa[r][W - 1] = s_a;
+        for (int b = 1; b < W; ++b) pa = fma(Ky[r][b], sm[r + b], pa);
       } else {
-        pm[r][W - 1] = sm[0];
-        pa[r][W - 1] = sk[0];
+        pm = sm[r];
+        pa = sk[r];
       }
+#pragma unroll
+      for (int c = 0; c + 1 < W; ++c) acc[r][c] = fma(zk[c], pm, fma(zm[c], pa, acc[r][c + 1]));
+      acc[r][W - 1] = fma(zk[W - 1], pm, zm[W - 1] * pa);
     }
-    const int l = p_first + t - k; // output plane: planes l - k .. l + k are in pm, pa
+    const int l = p_first + t - k; // complete output plane
     if (l >= l_begin) {
 #pragma unroll
-      for (int r = 0; r < R; ++r) {
-        if (!in[r]) continue;
-        Number out = 0;
-#pragma unroll
-        for (int c = 0; c < W; ++c) out += Mz[l - l_begin][c] * pa[r][c] + Kz[l - l_begin][c] * pm[r][c];
-        y[col + (long)r * box.gm[0] + (long)(l - z0) * stride] = out;
-      }
+      for (int r = 0; r < R; ++r)
+        if (in[r]) y[col + (dim == 3 ? (long)r * box.gm[0] : r * Tile::X) + (long)(l - z0) * stride] = acc[r][0];
     }
   }
 }

@@ -1,6 +1,7 @@
 // Thread layout of the low-degree point kernels (operator k <= 2, transfers k = 1): a
 // thread block covers a tile of points across the directions other than the last one
-// (3D: 32 x 8R in x, y with R rows per thread; 2D: 256 in x) and marches along the last direction (3D: z, 2D: y)
+// (3D: 32 x 8R in x, y with R consecutive rows per thread; 2D: 256R in x, R points 256
+// apart per thread) and marches along the last direction (3D: z, 2D: y)
 // through a chunk of planes, so per-point setup (coefficient rows, index arithmetic) is
 // paid once per column, and each plane is read once per block.
 #pragma once
@@ -13,24 +14,24 @@ namespace detail {
 template <int dim, int R = 1>
 struct MarchTile {
   static_assert(dim == 2 || dim == 3, "MarchTile: 2D or 3D");
-  static_assert(dim == 3 || R == 1, "MarchTile: several rows per thread in 3D only");
   static constexpr int m = dim - 1;              // marching direction
   static constexpr int X = dim == 3 ? 32 : 256; // threads along x (one point each)
   static constexpr int Y = dim == 3 ? 8 : 1;    // threads along y (3D), R consecutive points each
-  static constexpr int rows = R;
+  static constexpr int rows = R;                 // points per thread and plane (3D: along y, 2D: X apart along x)
+  static constexpr int width = dim == 3 ? X : X * R; // tile extent along x
   static constexpr int threads = X * Y;
   static constexpr int chunk = 32;               // planes per block along m
 
   // Grid covering n0 (x) by n1 (y, 3D) columns and nm planes.
   static dim3 grid(long n0, long n1, long nm)
   {
-    const unsigned gx = (unsigned)((n0 + X - 1) / X), gm = (unsigned)((nm + chunk - 1) / chunk);
+    const unsigned gx = (unsigned)((n0 + width - 1) / width), gm = (unsigned)((nm + chunk - 1) / chunk);
     return dim == 3 ? dim3(gx, (unsigned)((n1 + Y * R - 1) / (Y * R)), gm) : dim3(gx, gm, 1);
   }
   static dim3 block() { return dim3(X, Y, 1); }
   // This block's chunk index along m and its thread's (first) column offsets.
   __device__ static int chunk_index() { return dim == 3 ? blockIdx.z : blockIdx.y; }
-  __device__ static int col0() { return blockIdx.x * X + threadIdx.x; }
+  __device__ static int col0() { return blockIdx.x * width + threadIdx.x; }
   __device__ static int col1() { return dim == 3 ? (blockIdx.y * Y + threadIdx.y) * R : 0; }
 };
 

@@ -32,6 +32,9 @@
 #ifndef VPATCH_GATHER_ROWS
 #define VPATCH_GATHER_ROWS -1
 #endif
+#ifndef VPATCH_GATHER_ROWS_2D
+#define VPATCH_GATHER_ROWS_2D -1
+#endif
 #ifndef VPATCH_GATHER_MIN_BLOCKS
 #define VPATCH_GATHER_MIN_BLOCKS -1
 #endif
@@ -132,13 +135,17 @@ constexpr int gather_stages(int dim, int degree, bool is_double)
 {
   return tuned(VPATCH_GATHER_STAGES, 4);
 }
-// Rows along y per thread (3D; the rows share the x sums of their halo rows; more rows,
-// fewer instructions per point but more registers): -DVPATCH_GATHER_ROWS=R overrides.
-// H200 (bench/NOTES.md): float 2 rows (3D k = 1 +24%, k = 2 +27%), double 1 (no gain at
-// k = 1, 158 registers at k = 2).
+// Points per thread and plane: 3D rows along y (they share the x sums of their halo
+// rows), 2D points 256 apart along x; both share the coefficients of the marching
+// direction. More rows, fewer instructions per point but more registers.
+// -DVPATCH_GATHER_ROWS=R (3D) and -DVPATCH_GATHER_ROWS_2D=R override. H200, MatMult
+// GDoF/s with R = 1 / 2 / 4 (bench/NOTES.md, "Scattered z sums"): 3D float k = 1 202 / 271
+// / 338, k = 2 116 / 168 / 214; 3D double k = 1 159 / 192 / 184, k = 2 76 / 113 / 119 (224
+// registers); 2D float k = 1 294 / 410 / 408, k = 2 253 / 339 / 319; 2D double k = 2 198 /
+// 203 / 176.
 constexpr int gather_rows(int dim, int degree, bool is_double)
 {
-  return dim == 3 ? tuned(VPATCH_GATHER_ROWS, is_double ? 1 : 2) : 1;
+  return dim == 3 ? tuned(VPATCH_GATHER_ROWS, is_double ? 2 : 4) : tuned(VPATCH_GATHER_ROWS_2D, 2);
 }
 constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
