@@ -93,7 +93,8 @@ struct DevTables {
   explicit DevTables(const LevelTables<Number> &t)
   {
     op = {put(t.mass), put(t.stiffness)};
-    pv = {put(t.mass_rows), put(t.stiffness_rows), put(t.eigenvectors), put(t.eigenvectors_t), put(t.eigenvalues), nullptr};
+    pv = t.device_patch_view({put(t.mass_rows), put(t.stiffness_rows), put(t.eigenvectors), put(t.eigenvectors_t),
+                              put(t.eigenvalues), nullptr});
     tv = {put(t.prolongation), put(t.restriction)};
   }
   ~DevTables()
@@ -200,7 +201,7 @@ static void bench_level(int dim, int k, const Options &opt)
     // read + written, coarse read and read + written.
     const double smooth_hbm = ncolors + 3.0;
     auto patch_row = [&](const char *name, cuda::SmootherKernel kern, PatchResidual mode, double extra_flops, double extra_bytes) {
-      const cuda::KernelCost c = cuda::patch_cost(dim, k, kern, mode);
+      const cuda::KernelCost c = cuda::patch_cost(dim, k, kern, mode, sizeof(Number) == 8);
       auto run = [&] {
         for (int color = 0; color < ncolors; ++color)
           cuda::patch_correct<Number>(box, dt.pv, LocalSolver::FDM, mode, color, Number(1), b.p, x.p, x.p, kern, s);
@@ -217,7 +218,7 @@ static void bench_level(int dim, int k, const Options &opt)
     patch_row("smooth_boundary", cuda::SmootherKernel::Boundary, PatchResidual::Local, 0, 0);
     {
       // Global: per color r = b - A x (laplace_apply + vector update), then the local solves.
-      const cuda::KernelCost lc = cuda::laplace_cost(dim, k, sizeof(Number) == 8), pc = cuda::patch_cost(dim, k, cuda::SmootherKernel::Global, PatchResidual::Given);
+      const cuda::KernelCost lc = cuda::laplace_cost(dim, k, sizeof(Number) == 8), pc = cuda::patch_cost(dim, k, cuda::SmootherKernel::Global, PatchResidual::Given, sizeof(Number) == 8);
       auto run = [&] {
         for (int color = 0; color < ncolors; ++color) {
           cuda::laplace_apply<Number>(box, dt.op, x.p, t.p, s);

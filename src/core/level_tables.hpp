@@ -28,6 +28,9 @@ struct PatchView {
   const Number *eigenvectors_t; // (2k-1)^2, S^T
   const Number *eigenvalues;    // 2k-1
   const Number *dense_inverse;  // (2k-1)^(2 dim), used with LocalSolver::Dense
+  // Device views: mass_rows, stiffness_rows, eigenvectors, eigenvectors_t in host memory
+  // (the CUDA smoother may pass them as launch constants), or nullptr.
+  const Number *host_rows_and_eigenvectors[4] = {nullptr, nullptr, nullptr, nullptr};
 };
 
 template <typename Number>
@@ -69,6 +72,15 @@ struct LevelTables {
   {
     return {mass_rows.data(), stiffness_rows.data(), eigenvectors.data(), eigenvectors_t.data(), eigenvalues.data(),
             dense_inverse.empty() ? nullptr : dense_inverse.data()};
+  }
+  // A view of device copies of these tables (same order as patch_view()), with the host
+  // copies attached.
+  PatchView<Number> device_patch_view(const Number *const (&device)[6]) const
+  {
+    PatchView<Number> v{device[0], device[1], device[2], device[3], device[4], device[5]};
+    const Number *host[4] = {mass_rows.data(), stiffness_rows.data(), eigenvectors.data(), eigenvectors_t.data()};
+    for (int i = 0; i < 4; ++i) v.host_rows_and_eigenvectors[i] = host[i];
+    return v;
   }
   TransferView<Number> transfer_view() const { return {prolongation.data(), restriction.data()}; }
 };

@@ -23,6 +23,14 @@ struct PatchArgs {
   long npatches;
 };
 
+// The patch matrices as launch parameters (tuning.hpp, launch_matrices): M rows, K rows
+// (m x n each), S, S^T (m x m each); one unused entry where the kernel reads them from
+// shared memory only.
+template <typename Number, int N>
+struct LaunchMatrices {
+  Number v[N];
+};
+
 // Shared-memory plan of one patch. n = 2k+1 closure points, m = 2k-1 interior points per
 // direction. Buffer A holds the closure x (n^d), later the residual and the odd FDM
 // stages; buffer B holds M_0 x and K_0 x (m n^{d-1} each, compact) and later the even FDM
@@ -54,18 +62,29 @@ struct PatchPlan {
   // After the tensors: the closure-corner index of each patch of the block (-1: no patch).
   static constexpr std::size_t corners = (sizeof(Number) * (std::size_t)(mats + P * per_patch) + 7) / 8 * 8;
   static constexpr std::size_t smem = corners + sizeof(long) * P;
+  static constexpr bool launch_mats = !padded && dim == 3 && launch_matrices(dim, k, sizeof(Number) == 8);
+  static constexpr int launch_size = 2 * m * n + 2 * m * m;
+  using Matrices = LaunchMatrices<Number, launch_mats ? launch_size : 1>;
 };
 
 template <int dim, int k, typename Number, SmootherKernel V>
 __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim, k, Number, V>::P,
                                   PatchPlan<dim, k, Number, V>::min_blocks)
-  patch_kernel(const PatchArgs<Number> a)
+  patch_kernel(const PatchArgs<Number> a, const __grid_constant__ typename PatchPlan<dim, k, Number, V>::Matrices lm)
 {
   using Plan = PatchPlan<dim, k, Number, V>;
   constexpr int n = Plan::n, m = Plan::m, T = Plan::T, nz = Plan::nz, mz = Plan::mz, P = Plan::P, PS = Plan::per_patch;
   constexpr bool Pd = Plan::padded, Pk = Plan::packed, boundary_variant = V == SmootherKernel::Boundary;
   Number *sm = shared_base<Number>();
   Number *Mr = sm, *Kr = Mr + m * n, *S = Kr + m * n, *St = S + m * m, *lam = St + m * m;
+  // The matrices of the z contractions (uniform entries): launch constants or shared memory.
+  const Number *Mz = Mr, *Kz = Kr, *Sz = S, *Stz = St;
+  if constexpr (Plan::launch_mats) {
+    Mz = lm.v;
+    Kz = lm.v + m * n;
+    Sz = lm.v + 2 * m * n;
+    Stz = Sz + m * m;
+  }
   const int tid = threadIdx.x, pib = tid / T, t = tid % T;
   // Buffers of patch 0 (the contractions address patch g at + g PS) and of this thread's patch.
   Number *A0 = sm + Plan::mats, *B00 = A0 + Plan::sizeA, *B10 = B00 + Plan::halfB;
@@ -173,7 +192,7 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
       __syncthreads();
       // r = rhs_I - M_2 u - K_2 v
       contract<2, m, m, nz, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk>(
-        tid, {Mr, Kr}, {B00, B10}, SumOfTwo<Plan::chained>{},
+        tid, {Mz, Kz}, {B00, B10}, SumOfTwo<Plan::chained>{},
         [&](const Number *acc, int x, int y, int z, int o, int g) { A0[o] = rhs_at(g, x, y, z) - acc[0]; });
     }
   } else {
@@ -229,13 +248,13 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   } else {
     contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {St}, {B00}, one, to(A0));
     __syncthreads();
-    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {St}, {A0}, one, divide_to(B00));
+    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {Stz}, {A0}, one, divide_to(B00));
     __syncthreads();
     contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {S}, {B00}, one, to(A0));
     __syncthreads();
     contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {S}, {A0}, one, to(B00));
     __syncthreads();
-    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {S}, {B00}, one, final_write);
+    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {Sz}, {B00}, one, final_write);
   }
 }
 
@@ -329,7 +348,15 @@ void launch_patch_variant(const PatchArgs<Number> &args, cudaStream_t stream)
   auto kernel = patch_kernel<dim, k, Number, V>;
   prepare_shared(kernel, Plan::smem, "patch_correct", configured);
   const long blocks = (args.npatches + Plan::P - 1) / Plan::P;
-  kernel<<<(unsigned)blocks, Plan::T * Plan::P, Plan::smem, stream>>>(args);
+  typename Plan::Matrices lm{};
+  if constexpr (Plan::launch_mats) {
+    constexpr int m = Plan::m, n = Plan::n, sizes[4] = {m * n, m * n, m * m, m * m};
+    const Number *const *host = args.p.host_rows_and_eigenvectors;
+    if (!host[0] || !host[1] || !host[2] || !host[3])
+      throw std::invalid_argument("vpatch cuda: patch_correct needs the host copies of the patch tables (LevelTables::device_patch_view)");
+    for (int i = 0, o = 0; i < 4; o += sizes[i], ++i) std::copy(host[i], host[i] + sizes[i], lm.v + o);
+  }
+  kernel<<<(unsigned)blocks, Plan::T * Plan::P, Plan::smem, stream>>>(args, lm);
   check_launch("patch_correct kernel launch");
 }
 

@@ -35,6 +35,9 @@
 #ifndef VPATCH_GATHER_ROWS_2D
 #define VPATCH_GATHER_ROWS_2D -1
 #endif
+#ifndef VPATCH_LAUNCH_MATRICES
+#define VPATCH_LAUNCH_MATRICES -1
+#endif
 #ifndef VPATCH_GATHER_MIN_BLOCKS
 #define VPATCH_GATHER_MIN_BLOCKS -1
 #endif
@@ -108,6 +111,17 @@ constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
   if (dim == 3 && degree == 3) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 6 : 10);
   return tuned(VPATCH_PATCH_MIN_BLOCKS, dim == 3 && !is_double && degree == 4 ? 10 : 0);
+}
+
+// Whether the smoother's z-direction contractions (whose matrix entries are the same for
+// every thread: z and the contraction index are unrolled) read the patch matrices from
+// the kernel's launch parameters, i.e. from the constant bank as operands of the
+// multiply-adds, instead of from shared memory (one load instruction each). The host
+// copies must be attached to the PatchView (LevelTables::device_patch_view); otherwise
+// shared memory as before. -DVPATCH_LAUNCH_MATRICES=0/1 overrides.
+constexpr bool launch_matrices(int dim, int degree, bool is_double)
+{
+  return tuned(VPATCH_LAUNCH_MATRICES, dim == 3 && degree <= 4);
 }
 
 // Whether the contractions of the several patches of a block use packed thread numbering

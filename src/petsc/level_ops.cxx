@@ -139,7 +139,8 @@ LevelOps<Number>::LevelOps(std::shared_ptr<Level> level, MemSpace space, bool wi
     t_lambda_ = Buffer<Number>(space, t.eigenvalues);
     t_dense_ = Buffer<Number>(space, t.dense_inverse);
     op_ = {t_mass_.data(), t_stiff_.data()};
-    patch_ = {t_mrows_.data(), t_krows_.data(), t_s_.data(), t_st_.data(), t_lambda_.data(), t_dense_.size() ? t_dense_.data() : nullptr};
+    patch_ = t.device_patch_view({t_mrows_.data(), t_krows_.data(), t_s_.data(), t_st_.data(), t_lambda_.data(),
+                                  t_dense_.size() ? t_dense_.data() : nullptr});
   }
 }
 

@@ -73,8 +73,8 @@ struct DevTables {
   explicit DevTables(const LevelTables<Number> &t)
   {
     op = {put(t.mass), put(t.stiffness)};
-    pv = {put(t.mass_rows), put(t.stiffness_rows), put(t.eigenvectors), put(t.eigenvectors_t), put(t.eigenvalues),
-          put(t.dense_inverse)};
+    pv = t.device_patch_view({put(t.mass_rows), put(t.stiffness_rows), put(t.eigenvectors), put(t.eigenvectors_t),
+                              put(t.eigenvalues), put(t.dense_inverse)});
     tv = {put(t.prolongation), put(t.restriction)};
   }
 };
