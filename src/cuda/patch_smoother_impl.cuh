@@ -45,10 +45,10 @@ struct PatchPlan {
   static constexpr int plane = padded ? ClosurePlane : patch_thread_plane(dim, k, sizeof(Number) == 8);
   static constexpr int T = plane == ClosurePlane ? n * n : plane == ResidualPlane ? m * n : m * m;
   static constexpr bool packed = !padded && pack_patches(dim, k, sizeof(Number) == 8);
-  // (a hint beyond the 2048 threads of an SM would be ignored by ptxas, with a warning:
-  // Basic 3D float k = 3, 245 threads)
+  // (a hint beyond the 2048 threads of an SM, counted in whole warps, would be ignored by
+  // ptxas, with a warning: Basic 3D float k = 3, 245 threads; k = 4, 162 threads)
   static constexpr int min_blocks_hint = patch_min_blocks_per_sm(dim, k, sizeof(Number) == 8);
-  static constexpr int min_blocks = T * P * min_blocks_hint <= 2048 ? min_blocks_hint : 0;
+  static constexpr int min_blocks = (T * P + 31) / 32 * 32 * min_blocks_hint <= 2048 ? min_blocks_hint : 0;
   static constexpr bool chained = chained_fma(true, sizeof(Number) == 8);
   static constexpr int nz = dim == 3 ? n : 1, mz = dim == 3 ? m : 1;
   static constexpr int nd = n * n * nz;

@@ -103,14 +103,15 @@ constexpr bool pad_patch_stride(int dim, int degree, bool is_double)
 // Second argument of the smoother kernels' __launch_bounds__ (minimum resident blocks per
 // SM). 0 = no hint: ptxas -v gives the same code as the one-argument form (1 would not: it
 // lets ptxas use up to 65536 / threads registers, e.g. 3D k = 3 double 60 -> 124). 3D float
-// k = 4: 10 blocks of 126 threads, which cap the registers and raise occupancy (H200, Fused
-// 6.22 -> 7.54 GDoF/s against a 6-block hint). 3D k = 3 (125-thread blocks): float 10 (48
-// registers; none: 9.22, 6: 8.42, 8: 9.98, 10: 10.74 GDoF/s), double 6 (80 registers;
-// none: 6.13, 10: 5.39, 6: 6.34).
+// k = 4: 12 blocks of 126 threads, which cap the registers and raise occupancy (H200, Fused
+// 6.22 -> 7.54 GDoF/s for 10 against a 6-block hint; with the z matrices as launch
+// constants 10: 8.33, 12: 8.82, 14: 8.69). 3D k = 3 (125-thread blocks): float 12 (40
+// registers; none: 9.22, 6: 8.42, 8: 9.98, 10: 10.74 GDoF/s; with the z matrices as launch
+// constants 8: 10.15, 10: 11.34, 12: 12.16, 14: 11.41), double 6 (80 registers; none: 6.13, 10: 5.39, 6: 6.34).
 constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
-  if (dim == 3 && degree == 3) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 6 : 10);
-  return tuned(VPATCH_PATCH_MIN_BLOCKS, dim == 3 && !is_double && degree == 4 ? 10 : 0);
+  if (dim == 3 && degree == 3) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 6 : 12);
+  return tuned(VPATCH_PATCH_MIN_BLOCKS, dim == 3 && !is_double && degree == 4 ? 12 : 0);
 }
 
 // Whether the smoother's z-direction contractions (whose matrix entries are the same for
