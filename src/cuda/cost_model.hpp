@@ -84,14 +84,15 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double)
   const int b = k + 1, bz = dim == 3 ? b : 1;
   KernelCost c;
   if (k <= 2) {
-    // laplace_gather_kernel (laplace.cu), per output point: a thread (R rows; 3D: tile of
-    // 32 x 8R columns, 2D: 256) reduces each of the chunk + 2k planes it reads to x sums of
-    // its R + 2k halo rows (two W-term dot products each, W = 2k+1, loading W values), y
-    // sums per row (pm: W terms, pa: 2W terms), and scatters them into W outputs (2W
-    // multiply-adds, 2W coefficients loaded per plane); the plane tile with its halo is
-    // written to shared memory once per block.
-    const double w = 2 * k + 1, R = dim == 3 ? gather_rows(dim, k, is_double) : 1, rr = dim == 3 ? R + 2 * k : 1;
-    const double X = dim == 3 ? 32 : 256, Y = dim == 3 ? 8 * R : 1, chunk = 32, planes = (chunk + 2 * k) / chunk;
+    // laplace_gather_kernel (laplace.cu), per output point: a thread (R points; 3D: R rows,
+    // tile of 32 x 8R columns; 2D: R points 256 apart, tile of 256R) reduces each of the
+    // chunk + 2k planes it reads to x sums (3D: of its R + 2k halo rows, 2D: of its R
+    // points; two W-term dot products each, W = 2k+1, loading W values), 3D y sums per row
+    // (pm: W terms, pa: 2W terms), and scatters them into W outputs (2W multiply-adds, 2W
+    // coefficients loaded per plane); the plane tile with its halo is written to shared
+    // memory once per block.
+    const double w = 2 * k + 1, R = gather_rows(dim, k, is_double), rr = dim == 3 ? R + 2 * k : R;
+    const double X = dim == 3 ? 32 : 256 * R, Y = dim == 3 ? 8 * R : 1, chunk = 32, planes = (chunk + 2 * k) / chunk;
     const double dot = 2 * w - 1;
     const double per_plane = rr * 2 * dot + (dim == 3 ? R * (2 * dot + 2 * w) : 0) + R * (4 * w - 1); // flops per thread
     c.flops = planes * per_plane / R;

@@ -135,11 +135,11 @@ __device__ __forceinline__ void copy_async_or_zero(Number *dst, const Number *sr
 
 // sum_j a[j] b[j] as a chain of multiply-adds starting with a product.
 template <int N, typename Number>
-__device__ __forceinline__ Number dot(const Number (&a)[N], const Number *b, int stride = 1)
+__device__ __forceinline__ Number dot(const Number (&a)[N], const Number *b)
 {
   Number s = a[0] * b[0];
 #pragma unroll
-  for (int j = 1; j < N; ++j) s = fma(a[j], b[j * stride], s);
+  for (int j = 1; j < N; ++j) s = fma(a[j], b[j], s);
   return s;
 }
 
@@ -157,6 +157,7 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_mi
   constexpr int RR = dim == 3 ? R + 2 * k : R; // x sums a thread forms per plane (3D: halo rows)
   constexpr int RX = dim == 3 ? 1 : R, RY = dim == 3 ? R : 1; // distinct x, y coefficient rows
   constexpr int NZ = Tile::chunk + 4 * k;      // rows along m of the outputs l_begin - 2k .. l_end + 2k - 1
+  static_assert(NZ <= NT, "laplace_gather_kernel: one thread per coefficient row");
   __shared__ Number Mc[C], Kc[C];
   __shared__ Number Mz[NZ][W], Kz[NZ][W];
   __shared__ __align__(16) Number ring[D][S];
