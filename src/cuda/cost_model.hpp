@@ -43,7 +43,7 @@ inline KernelCost contract_cost(int dir, int E0, int E1, int E2, int NR, int NM,
 inline KernelCost patch_cost(int dim, int k, SmootherKernel kernel, PatchResidual mode, bool is_double)
 {
   const int n = 2 * k + 1, m = 2 * k - 1, nz = dim == 3 ? n : 1, mz = dim == 3 ? m : 1;
-  const bool cm = dim == 3 && kernel != SmootherKernel::Basic && launch_matrices(dim, k, is_double);
+  const bool cm = kernel != SmootherKernel::Basic && launch_matrices(dim, k, is_double);
   const double nint = (double)m * m * mz;
   KernelCost c;
   if (mode == PatchResidual::Local && kernel != SmootherKernel::Global) {

@@ -62,7 +62,7 @@ struct PatchPlan {
   // After the tensors: the closure-corner index of each patch of the block (-1: no patch).
   static constexpr std::size_t corners = (sizeof(Number) * (std::size_t)(mats + P * per_patch) + 7) / 8 * 8;
   static constexpr std::size_t smem = corners + sizeof(long) * P;
-  static constexpr bool launch_mats = !padded && dim == 3 && launch_matrices(dim, k, sizeof(Number) == 8);
+  static constexpr bool launch_mats = !padded && launch_matrices(dim, k, sizeof(Number) == 8);
   static constexpr int launch_size = 2 * m * n + 2 * m * m;
   using Matrices = LaunchMatrices<Number, launch_mats ? launch_size : 1>;
 };

@@ -119,10 +119,11 @@ constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double)
 // the kernel's launch parameters, i.e. from the constant bank as operands of the
 // multiply-adds, instead of from shared memory (one load instruction each). The host
 // copies must be attached to the PatchView (LevelTables::device_patch_view); otherwise
-// shared memory as before. -DVPATCH_LAUNCH_MATRICES=0/1 overrides.
+// shared memory as before. 3D only (2D has no z contraction); -DVPATCH_LAUNCH_MATRICES=0/1
+// overrides the degree rule.
 constexpr bool launch_matrices(int dim, int degree, bool is_double)
 {
-  return tuned(VPATCH_LAUNCH_MATRICES, dim == 3 && degree <= 4);
+  return dim == 3 && tuned(VPATCH_LAUNCH_MATRICES, degree <= 4);
 }
 
 // Whether the contractions of the several patches of a block use packed thread numbering
