@@ -65,6 +65,32 @@ __device__ __forceinline__ void split3(long g, int n0, int n1, int &a, int &b, i
   }
 }
 
+// Shared-memory input tensors of the 3D kernels are gathered with cp.async (global to
+// shared without a register; tuning.hpp, async_gathers): a thread's copies are all in
+// flight at once, where a load-then-store loop waits for each load in turn (the smoother's
+// closure loop held 72% of its long-scoreboard stalls at 3D k = 3, float). `bytes` = 0
+// fills *dst with zeros without reading src.
+template <typename Number>
+__device__ __forceinline__ void copy_async_or_zero(Number *dst, const Number *src, unsigned bytes)
+{
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"((int)sizeof(Number)), "r"(bytes) : "memory");
+}
+// *dst = src[index] where `load`, else 0 (src[index] is not read then): by cp.async
+// (Async) or a load and a store. wait_copies<Async>() waits for this thread's copies; a
+// __syncthreads() must follow before other threads read them.
+template <bool Async, typename Number>
+__device__ __forceinline__ void copy_or_zero(Number *dst, const Number *src, long index, bool load)
+{
+  if constexpr (Async) copy_async_or_zero(dst, load ? src + index : src, load ? (unsigned)sizeof(Number) : 0u);
+  else *dst = load ? src[index] : Number(0);
+}
+template <bool Async>
+__device__ __forceinline__ void wait_copies()
+{
+  if constexpr (Async) asm volatile("cp.async.wait_all;\n" ::: "memory");
+}
+
 template <typename Number>
 __device__ __forceinline__ Number *shared_base()
 {

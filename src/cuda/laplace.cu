@@ -17,6 +17,7 @@ struct CellPlan {
   static constexpr int nz = dim == 3 ? nb : 1, nd = nb * nb * nz;
   static constexpr int per_cell = C > 1 && pad_cell_stride(dim, k) ? bank_stride(3 * nd, T) : 3 * nd;
   static constexpr int mats = 2 * nb * nb;
+  static constexpr bool async = async_gathers(dim, k); // cp.async input gathers
   static constexpr std::size_t smem = sizeof(Number) * (std::size_t)(mats + C * per_cell);
 };
 
@@ -62,8 +63,9 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
   const long base = valid ? box.local_index(i0, j0, l0) : 0;
   for (int q = t; q < Plan::nd; q += T) {
     const int xa = q % nb, yb = (q / nb) % nb, zc = q / (nb * nb);
-    X[q] = (valid && !box.on_boundary(i0 + xa, j0 + yb, l0 + zc)) ? x[base + xa + yb * gy + zc * gz] : Number(0);
+    copy_or_zero<Plan::async>(X + q, x, base + xa + yb * gy + zc * gz, valid && !box.on_boundary(i0 + xa, j0 + yb, l0 + zc));
   }
+  wait_copies<Plan::async>();
   __syncthreads();
   contract<0, nb, nb, nz, nb, 2, 1, 2, false, nb, T, false>(
     t, {M, K}, {X}, [](Number *acc, const Number *mv, const Number *iv) {
@@ -123,14 +125,6 @@ __device__ __forceinline__ void row_1d(const Box &box, int d, int p, const Numbe
     M[o] = zero ? Number(0) : m;
     K[o] = zero ? Number(0) : s;
   }
-}
-
-// cp.async of one element into shared memory, or zeros without reading src where bytes = 0.
-template <typename Number>
-__device__ __forceinline__ void copy_async_or_zero(Number *dst, const Number *src, unsigned bytes)
-{
-  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"((int)sizeof(Number)), "r"(bytes) : "memory");
 }
 
 // sum_j a[j] b[j] as a chain of multiply-adds starting with a product.

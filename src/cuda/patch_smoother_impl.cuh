@@ -62,6 +62,7 @@ struct PatchPlan {
   // After the tensors: the closure-corner index of each patch of the block (-1: no patch).
   static constexpr std::size_t corners = (sizeof(Number) * (std::size_t)(mats + P * per_patch) + 7) / 8 * 8;
   static constexpr std::size_t smem = corners + sizeof(long) * P;
+  static constexpr bool async = async_gathers(dim, k); // cp.async input gathers
   static constexpr bool launch_mats = !padded && launch_matrices(dim, k, sizeof(Number) == 8);
   static constexpr int launch_size = 2 * m * n + 2 * m * m;
   using Matrices = LaunchMatrices<Number, launch_mats ? launch_size : 1>;
@@ -126,14 +127,13 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     // Closure values, zero on the domain boundary (Boundary: x_I is never read). Only a
     // closure that reaches the boundary tests its points.
     const bool reaches = box.on_boundary(i0, j0, l0) || box.on_boundary(i0 + n - 1, j0 + n - 1, dim == 3 ? l0 + n - 1 : 0);
-    for (int q = t; q < Plan::nd; q += T) {
+    for (int q = t; q < Plan::nd; q += T) { // closure: compact == padded layout
       const int xa = q % n, yb = (q / n) % n, zc = q / (n * n);
       const bool interior = xa > 0 && xa < n - 1 && yb > 0 && yb < n - 1 && (dim == 2 || (zc > 0 && zc < n - 1));
-      Number v = Number(0);
-      if (valid && !(boundary_variant && interior) && !(reaches && box.on_boundary(i0 + xa, j0 + yb, l0 + zc)))
-        v = a.x[base + xa * gx + yb * gy + zc * gz];
-      A[q] = v; // closure: compact == padded layout
+      copy_or_zero<Plan::async>(A + q, a.x, base + xa * gx + yb * gy + zc * gz,
+                                valid && !(boundary_variant && interior) && !(reaches && box.on_boundary(i0 + xa, j0 + yb, l0 + zc)));
     }
+    wait_copies<Plan::async>();
     __syncthreads();
     // a = M_0 x, c = K_0 x: (m, n, nz) each.
     auto st_ac = [&](const Number *acc, int, int, int, int o, int) { B00[o] = acc[0]; B10[o] = acc[1]; };
@@ -199,8 +199,9 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     // Given residual: r = rhs_I.
     for (int q = t; q < m * m * mz; q += T) {
       const int xa = q % m, yb = (q / m) % m, zc = q / (m * m);
-      A[at(xa, yb, zc)] = valid ? a.rhs[base + (xa + 1) * gx + (yb + 1) * gy + (dim == 3 ? (zc + 1) * gz : 0)] : Number(0);
+      copy_or_zero<Plan::async>(A + at(xa, yb, zc), a.rhs, base + (xa + 1) * gx + (yb + 1) * gy + (dim == 3 ? (zc + 1) * gz : 0), valid);
     }
+    wait_copies<Plan::async>();
   }
   __syncthreads();
 

@@ -66,8 +66,9 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   for (int q = t; q < nb * nb * bz; q += T) {
     const int xa = q % nb, yb = (q / nb) % nb, zc = q / (nb * nb);
     const int i = cx * k + xa, j = cy * k + yb, l = dim == 3 ? cz * k + zc : 0;
-    X[q] = (valid && !coarse.on_boundary(i, j, l)) ? xc[coarse.local_index(i, j, l)] : Number(0);
+    copy_or_zero<async_gathers(dim, k)>(X + q, xc, coarse.local_index(i, j, l), valid && !coarse.on_boundary(i, j, l));
   }
+  wait_copies<async_gathers(dim, k)>();
   __syncthreads();
   auto one = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0]; };
   contract<0, nb, nb, bz, np, 1, 1, 1, false, np, T, false>(t, {Ps}, {X}, one,
@@ -113,8 +114,9 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   for (int q = t; q < np * np * pz; q += T) {
     const int a = q % np, b = (q / np) % np, c = q / (np * np);
     const int i = 2 * cx * k + a, j = 2 * cy * k + b, l = dim == 3 ? 2 * cz * k + c : 0;
-    Y[q] = (!valid || a >= rx || b >= ry || c >= rz || fine.on_boundary(i, j, l)) ? Number(0) : xf[fine.owned_index(i, j, l)];
+    copy_or_zero<async_gathers(dim, k)>(Y + q, xf, fine.owned_index(i, j, l), valid && a < rx && b < ry && c < rz && !fine.on_boundary(i, j, l));
   }
+  wait_copies<async_gathers(dim, k)>();
   __syncthreads();
   auto one = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0]; };
   contract<0, np, np, pz, nb, 1, 1, 1, false, np, T, false>(t, {Rs}, {Y}, one,

@@ -38,6 +38,9 @@
 #ifndef VPATCH_LAUNCH_MATRICES
 #define VPATCH_LAUNCH_MATRICES -1
 #endif
+#ifndef VPATCH_ASYNC_GATHERS
+#define VPATCH_ASYNC_GATHERS -1
+#endif
 #ifndef VPATCH_GATHER_MIN_BLOCKS
 #define VPATCH_GATHER_MIN_BLOCKS -1
 #endif
@@ -125,6 +128,13 @@ constexpr bool launch_matrices(int dim, int degree, bool is_double)
 {
   return dim == 3 && tuned(VPATCH_LAUNCH_MATRICES, degree <= 4);
 }
+
+// Whether the cell and patch kernels (smoother, operator k >= 3, transfers) gather their
+// shared-memory inputs with cp.async (common.cuh, copy_or_zero) instead of load-then-store
+// loops; -DVPATCH_ASYNC_GATHERS=0/1 overrides. H200 (bench/NOTES.md, "Asynchronous input
+// gathers"): 3D double smoother k = 3 +12%, k = 8 +17%, 3D transfers +6..19%, MatMult 3D
+// k = 7 +11%; 2D k >= 3 1-3% slower, hence 3D only.
+constexpr bool async_gathers(int dim, int degree) { return tuned(VPATCH_ASYNC_GATHERS, dim == 3); }
 
 // Whether the contractions of the several patches of a block use packed thread numbering
 // (detail::contract, Packed: the patches' output planes one after the other, so idle
