@@ -133,7 +133,7 @@ constexpr bool launch_matrices(int dim, int degree, bool is_double)
 // shared-memory inputs with cp.async (common.cuh, copy_or_zero) instead of load-then-store
 // loops; -DVPATCH_ASYNC_GATHERS=0/1 overrides. H200 (bench/NOTES.md, "Asynchronous input
 // gathers"): 3D double smoother k = 3 +12%, k = 8 +17%, 3D transfers +6..19%, MatMult 3D
-// k = 7 +11%; 2D k >= 3 1-3% slower, hence 3D only.
+// k = 7 +11%; 2D k >= 3 1-5% slower, hence 3D only.
 constexpr bool async_gathers(int dim, int degree) { return tuned(VPATCH_ASYNC_GATHERS, dim == 3); }
 
 // Whether the contractions of the several patches of a block use packed thread numbering
