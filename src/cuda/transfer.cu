@@ -21,6 +21,7 @@ struct TransferPlan {
   // restrict: Y (np^d), T1 (nb np^{d-1}), T2 (nb^2 np, 3D)
   static constexpr int r_per_cell = np * np * pz + nb * np * pz + (dim == 3 ? nb * nb * np : 0);
   static constexpr int mats = np * nb;
+  static constexpr bool async = async_gathers(dim, k); // cp.async input gathers
   static constexpr std::size_t p_smem = sizeof(Number) * (std::size_t)(mats + C * p_per_cell);
   static constexpr std::size_t r_smem = sizeof(Number) * (std::size_t)(mats + C * r_per_cell);
 };
@@ -66,9 +67,9 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   for (int q = t; q < nb * nb * bz; q += T) {
     const int xa = q % nb, yb = (q / nb) % nb, zc = q / (nb * nb);
     const int i = cx * k + xa, j = cy * k + yb, l = dim == 3 ? cz * k + zc : 0;
-    copy_or_zero<async_gathers(dim, k)>(X + q, xc, coarse.local_index(i, j, l), valid && !coarse.on_boundary(i, j, l));
+    copy_or_zero<Plan::async>(X + q, xc, coarse.local_index(i, j, l), valid && !coarse.on_boundary(i, j, l));
   }
-  wait_copies<async_gathers(dim, k)>();
+  wait_copies<Plan::async>();
   __syncthreads();
   auto one = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0]; };
   contract<0, nb, nb, bz, np, 1, 1, 1, false, np, T, false>(t, {Ps}, {X}, one,
@@ -114,9 +115,9 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   for (int q = t; q < np * np * pz; q += T) {
     const int a = q % np, b = (q / np) % np, c = q / (np * np);
     const int i = 2 * cx * k + a, j = 2 * cy * k + b, l = dim == 3 ? 2 * cz * k + c : 0;
-    copy_or_zero<async_gathers(dim, k)>(Y + q, xf, fine.owned_index(i, j, l), valid && a < rx && b < ry && c < rz && !fine.on_boundary(i, j, l));
+    copy_or_zero<Plan::async>(Y + q, xf, fine.owned_index(i, j, l), valid && a < rx && b < ry && c < rz && !fine.on_boundary(i, j, l));
   }
-  wait_copies<async_gathers(dim, k)>();
+  wait_copies<Plan::async>();
   __syncthreads();
   auto one = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0]; };
   contract<0, np, np, pz, nb, 1, 1, 1, false, np, T, false>(t, {Rs}, {Y}, one,
