@@ -140,11 +140,20 @@ __device__ __forceinline__ int tidx(int x, int y, int z)
 // matrix entries are loaded once per k for all z, for dir == 2 the input entry is. With
 // InPlace the results are stored only after a __syncthreads(), so out may alias the
 // inputs. Every thread of the block must call this (it may synchronize).
+template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, int T, bool InPlace, int G, int S, bool Packed,
+          typename Number, typename Body, typename Store>
+__device__ __forceinline__ void contract_lines(int tid, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
+                                               Store store);
+
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, bool Padded, int N, int T, bool InPlace,
-          int G = 1, int S = 0, bool Packed = false, typename Number, typename Body, typename Store>
+          int G = 1, int S = 0, bool Packed = false, bool Lines = false, typename Number, typename Body, typename Store>
 __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
                                          Store store)
 {
+  if constexpr (Lines && !Padded && dir < 2) {
+    contract_lines<dir, E0, E1, E2, NR, NM, NI, NV, T, InPlace, G, S, Packed>(tid, mats, ins, body, store);
+    return;
+  }
   constexpr int O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1, O2 = dir == 2 ? NR : E2;
   constexpr int NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2);
   // Rounds: a plane larger than the thread group is covered in ceil(plane / T) passes.
@@ -215,6 +224,83 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
     }
   };
   if constexpr (R == 1) pass(0); // the common case, with the round offsets folded away
+  else {
+#pragma unroll 1
+    for (int round = 0; round < R; ++round) pass(round);
+  }
+}
+
+// contract() with Lines (compact layouts): one thread per line along the contracted
+// direction, the two other coordinates fixed, as the z walk of dir 2 above, for dir 0 and
+// 1 too. The thread reads each of its line's NE inputs once and accumulates all NR outputs
+// of the line in registers; in the plane layout of contract() every output row reads the
+// whole input line again (NR broadcast loads per input, plus a matrix entry per row and
+// k). The matrix entries are the same for every thread: pass launch constants (operands
+// from the constant bank; tuning.hpp, line_contractions), not shared memory. Lines of
+// group g: thread t of the group takes lines t, t + T, ... (Packed: the G groups' lines one
+// after the other over the block). InPlace stores after a __syncthreads() in every round;
+// with several rounds that needs NR <= NE and lines ordered along the slowest free
+// coordinate (true here), so a round never overwrites inputs of a later round: its
+// outputs lie below O-offset NR x (its last line + 1) <= the later lines' input offsets.
+template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, int T, bool InPlace, int G, int S, bool Packed,
+          typename Number, typename Body, typename Store>
+__device__ __forceinline__ void contract_lines(int tid, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
+                                               Store store)
+{
+  constexpr int O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1;
+  constexpr int NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2);
+  constexpr int L = dir == 0 ? E1 * E2 : (dir == 1 ? E0 * E2 : E0 * E1); // lines per group
+  constexpr int R = Packed ? (G * L + G * T - 1) / (G * T) : (L + T - 1) / T;
+  static_assert(!InPlace || R == 1 || NR <= NE, "contract_lines: in-place rounds would overwrite later inputs");
+  // element strides along the line in the input and the output tensor
+  constexpr int in_step = dir == 0 ? 1 : (dir == 1 ? E0 : E0 * E1), out_step = dir == 0 ? 1 : (dir == 1 ? O0 : O0 * O1);
+  auto pass = [&](int round) {
+    int g, l;
+    bool active;
+    if (Packed) {
+      const int p = tid + round * G * T;
+      g = p / L;
+      l = p % L;
+      active = g < G;
+    } else {
+      g = G == 1 ? 0 : tid / T;
+      l = (G == 1 ? tid : tid % T) + round * T;
+      active = l < L;
+    }
+    // free coordinates (a, b) of the line and its first input and output offsets
+    const int a = dir == 0 ? l % E1 : l % E0, b = dir == 0 ? l / E1 : (dir == 1 ? l / E0 : l / E0);
+    const int shift = g * S;
+    const int in0 = shift + (dir == 0 ? E0 * l : (dir == 1 ? a + E0 * E1 * b : l));
+    const int out0 = shift + (dir == 0 ? NR * l : (dir == 1 ? a + O0 * NR * b : l));
+    Number acc[NR][NV];
+#pragma unroll
+    for (int r = 0; r < NR; ++r)
+#pragma unroll
+      for (int v = 0; v < NV; ++v) acc[r][v] = Number(0);
+    if (active) {
+#pragma unroll
+      for (int k = 0; k < NE; ++k) {
+        Number iv[NI], mv[NM];
+#pragma unroll
+        for (int j = 0; j < NI; ++j) iv[j] = ins[j][in0 + k * in_step];
+#pragma unroll
+        for (int r = 0; r < NR; ++r) {
+#pragma unroll
+          for (int j = 0; j < NM; ++j) mv[j] = mats[j][r * NE + k];
+          body(acc[r], mv, iv);
+        }
+      }
+    }
+    if (InPlace) __syncthreads();
+    if (active) {
+#pragma unroll
+      for (int r = 0; r < NR; ++r) {
+        const int x = dir == 0 ? r : a, y = dir == 1 ? r : (dir == 0 ? a : b), z = dir == 2 ? r : b;
+        store(acc[r], x, y, z, out0 + r * out_step, g);
+      }
+    }
+  };
+  if constexpr (R == 1) pass(0);
   else {
 #pragma unroll 1
     for (int round = 0; round < R; ++round) pass(round);

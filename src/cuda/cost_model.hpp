@@ -24,13 +24,15 @@ struct KernelCost {
 // One contract<dir, E0, E1, E2, NR, NM, NI, ...> call with `fma` multiply-adds per
 // (output point, k) and `nv` results per output point stored to shared memory; with
 // `constant_mats` the matrix entries are operands from the constant bank, not shared loads.
-inline KernelCost contract_cost(int dir, int E0, int E1, int E2, int NR, int NM, int NI, int fma, int nv, bool constant_mats = false)
+// Dir 2, and dir 0, 1 with `lines` (contract_lines), run one thread per line along dir.
+inline KernelCost contract_cost(int dir, int E0, int E1, int E2, int NR, int NM, int NI, int fma, int nv, bool constant_mats = false,
+                                bool lines = false)
 {
   const double O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1, O2 = dir == 2 ? NR : E2;
   const double NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2);
-  const double plane = O0 * O1;
+  const double plane = O0 * O1, nlines = (double)E0 * E1 * E2 / NE;
   KernelCost c;
-  c.reads  = dir < 2 ? plane * NE * (NM + O2 * NI) : plane * NE * (NI + (constant_mats ? 0 : O2 * NM));
+  c.reads  = dir < 2 && !lines ? plane * NE * (NM + O2 * NI) : nlines * NE * (NI + (constant_mats ? 0 : NR * NM));
   c.writes = plane * O2 * nv;
   c.flops  = 2.0 * plane * O2 * NE * fma;
   return c;
@@ -39,11 +41,12 @@ inline KernelCost contract_cost(int dir, int E0, int E1, int E2, int NR, int NM,
 // One patch of patch_correct with the fast-diagonalization solver. Fused and Basic perform
 // the same operations (Basic on padded layouts); Given skips the residual; Boundary
 // contracts only the nonzero entries of the closure lines in its first step; z matrices
-// as launch constants where tuning.hpp says so (launch_matrices).
+// as launch constants, and x, y contractions by lines, where tuning.hpp says so
+// (launch_matrices, line_contractions).
 inline KernelCost patch_cost(int dim, int k, SmootherKernel kernel, PatchResidual mode, bool is_double)
 {
   const int n = 2 * k + 1, m = 2 * k - 1, nz = dim == 3 ? n : 1, mz = dim == 3 ? m : 1;
-  const bool cm = kernel != SmootherKernel::Basic && launch_matrices(dim, k, is_double);
+  const bool cm = kernel != SmootherKernel::Basic && launch_matrices(dim, k, is_double), ln = cm && line_contractions(dim, k, is_double);
   const double nint = (double)m * m * mz;
   KernelCost c;
   if (mode == PatchResidual::Local && kernel != SmootherKernel::Global) {
@@ -54,12 +57,12 @@ inline KernelCost patch_cost(int dim, int k, SmootherKernel kernel, PatchResidua
       c.flops += m * (face_lines * 4.0 * n + (lines - face_lines) * 6.0);
       c.writes += 2.0 * m * n * nz;
     } else {
-      c += contract_cost(0, n, n, nz, m, 2, 1, 2, 2);
+      c += contract_cost(0, n, n, nz, m, 2, 1, 2, 2, cm, ln);
     }
     if (dim == 2) {
       c += contract_cost(1, m, n, 1, m, 2, 2, 2, 1);
     } else {
-      c += contract_cost(1, m, n, n, m, 2, 2, 3, 2);
+      c += contract_cost(1, m, n, n, m, 2, 2, 3, 2, cm, ln);
       c += contract_cost(2, m, m, n, m, 2, 2, 2, 1, cm);
     }
     c.flops += nint; // rhs - A x
@@ -69,7 +72,7 @@ inline KernelCost patch_cost(int dim, int k, SmootherKernel kernel, PatchResidua
   const int stages = 2 * dim;
   for (int s = 0; s < stages; ++s) {
     const int dir = s % dim;
-    c += contract_cost(dir, m, m, mz, m, 1, 1, 1, s == stages - 1 ? 0 : 1, cm);
+    c += contract_cost(dir, m, m, mz, m, 1, 1, 1, s == stages - 1 ? 0 : 1, cm, ln);
   }
   c.reads += dim * nint;       // eigenvalues
   c.flops += dim * nint;       // (dim-1) adds and one division

@@ -65,6 +65,8 @@ struct PatchPlan {
   static constexpr bool async = async_gathers(dim, k); // cp.async input gathers
   static constexpr bool launch_mats = !padded && launch_matrices(dim, k, sizeof(Number) == 8);
   static constexpr int launch_size = 2 * m * n + 2 * m * m;
+  // x and y contractions with one thread per line too (common.cuh, contract_lines)
+  static constexpr bool lines = launch_mats && line_contractions(dim, k, sizeof(Number) == 8);
   using Matrices = LaunchMatrices<Number, launch_mats ? launch_size : 1>;
 };
 
@@ -78,7 +80,8 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   constexpr bool Pd = Plan::padded, Pk = Plan::packed, boundary_variant = V == SmootherKernel::Boundary;
   Number *sm = shared_base<Number>();
   Number *Mr = sm, *Kr = Mr + m * n, *S = Kr + m * n, *St = S + m * m, *lam = St + m * m;
-  // The matrices of the z contractions (uniform entries): launch constants or shared memory.
+  // The matrices of the z contractions (uniform entries): launch constants or shared memory;
+  // those of the x and y contractions: launch constants where they run by lines too.
   const Number *Mz = Mr, *Kz = Kr, *Sz = S, *Stz = St;
   if constexpr (Plan::launch_mats) {
     Mz = lm.v;
@@ -86,6 +89,8 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     Sz = lm.v + 2 * m * n;
     Stz = Sz + m * m;
   }
+  constexpr bool Ln = Plan::lines;
+  const Number *Mx = Ln ? Mz : Mr, *Kx = Ln ? Kz : Kr, *Sx = Ln ? Sz : S, *Stx = Ln ? Stz : St;
   const int tid = threadIdx.x, pib = tid / T, t = tid % T;
   // Buffers of patch 0 (the contractions address patch g at + g PS) and of this thread's patch.
   Number *A0 = sm + Plan::mats, *B00 = A0 + Plan::sizeA, *B10 = B00 + Plan::halfB;
@@ -127,11 +132,17 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     // Closure values, zero on the domain boundary (Boundary: x_I is never read). Only a
     // closure that reaches the boundary tests its points.
     const bool reaches = box.on_boundary(i0, j0, l0) || box.on_boundary(i0 + n - 1, j0 + n - 1, dim == 3 ? l0 + n - 1 : 0);
-    for (int q = t; q < Plan::nd; q += T) { // closure: compact == padded layout
-      const int xa = q % n, yb = (q / n) % n, zc = q / (n * n);
-      const bool interior = xa > 0 && xa < n - 1 && yb > 0 && yb < n - 1 && (dim == 2 || (zc > 0 && zc < n - 1));
-      copy_or_zero<Plan::async>(A + q, a.x, base + xa * gx + yb * gy + zc * gz,
-                                valid && !(boundary_variant && interior) && !(reaches && box.on_boundary(i0 + xa, j0 + yb, l0 + zc)));
+    for (int p = t; p < n * n; p += T) { // a point (x, y) of the closure plane and its z column (compact == padded layout)
+      const int xa = p % n, yb = p / n;
+      const bool inner_xy = xa > 0 && xa < n - 1 && yb > 0 && yb < n - 1;
+      const bool load_xy = valid && !(reaches && (box.on_boundary_1d(i0 + xa) || box.on_boundary_1d(j0 + yb)));
+      const long src = base + xa * gx + yb * gy;
+#pragma unroll
+      for (int zc = 0; zc < nz; ++zc) {
+        const bool interior = inner_xy && (dim == 2 || (zc > 0 && zc < n - 1));
+        const bool load = load_xy && !(boundary_variant && interior) && !(dim == 3 && reaches && box.on_boundary_1d(l0 + zc));
+        copy_or_zero<Plan::async>(A + p + zc * n * n, a.x, src + zc * gz, load);
+      }
     }
     wait_copies<Plan::async>();
     __syncthreads();
@@ -167,8 +178,8 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
         }
       }
     } else {
-      contract<0, n, n, nz, m, 2, 1, 2, Pd, n, T, false, P, PS, Pk>(
-        tid, {Mr, Kr}, {A0}, [](Number *acc, const Number *mv, const Number *iv) {
+      contract<0, n, n, nz, m, 2, 1, 2, Pd, n, T, false, P, PS, Pk, Ln>(
+        tid, {Mx, Kx}, {A0}, [](Number *acc, const Number *mv, const Number *iv) {
           acc[0] += mv[0] * iv[0];
           acc[1] += mv[1] * iv[0];
         }, st_ac);
@@ -186,8 +197,8 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
         [&](const Number *acc, int x, int y, int z, int o, int g) { A0[o] = rhs_at(g, x, y, z) - acc[0]; });
     } else {
       // u = M_1 c + K_1 a, v = M_1 a: (m, m, n), in place over a, c.
-      contract<1, m, n, nz, m, 2, 2, 2, Pd, n, T, true, P, PS, Pk>(
-        tid, {Mr, Kr}, {B10, B00}, SumOfTwoAndMass<Plan::chained>{},
+      contract<1, m, n, nz, m, 2, 2, 2, Pd, n, T, true, P, PS, Pk, Ln>(
+        tid, {Mx, Kx}, {B10, B00}, SumOfTwoAndMass<Plan::chained>{},
         [&](const Number *acc, int, int, int, int o, int) { B00[o] = acc[0]; B10[o] = acc[1]; });
       __syncthreads();
       // r = rhs_I - M_2 u - K_2 v
@@ -197,9 +208,11 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     }
   } else {
     // Given residual: r = rhs_I.
-    for (int q = t; q < m * m * mz; q += T) {
-      const int xa = q % m, yb = (q / m) % m, zc = q / (m * m);
-      copy_or_zero<Plan::async>(A + at(xa, yb, zc), a.rhs, base + (xa + 1) * gx + (yb + 1) * gy + (dim == 3 ? (zc + 1) * gz : 0), valid);
+    for (int p = t; p < m * m; p += T) { // a point (x, y) of the interior plane and its z column
+      const int xa = p % m, yb = p / m;
+      const long src = base + (xa + 1) * gx + (yb + 1) * gy + (dim == 3 ? gz : 0);
+#pragma unroll
+      for (int zc = 0; zc < mz; ++zc) copy_or_zero<Plan::async>(A + at(xa, yb, zc), a.rhs, src + zc * gz, valid);
     }
     wait_copies<Plan::async>();
   }
@@ -238,7 +251,7 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     };
   };
   auto final_write = [&](const Number *acc, int x, int y, int z, int, int g) { write(g, x, y, z, acc[0]); };
-  contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {St}, {A0}, one, to(B00));
+  contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln>(tid, {Stx}, {A0}, one, to(B00));
   __syncthreads();
   if constexpr (dim == 2) {
     contract<1, m, m, 1, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {St}, {B00}, one, divide_to(A0));
@@ -247,13 +260,13 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     __syncthreads();
     contract<1, m, m, 1, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {S}, {B00}, one, final_write);
   } else {
-    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {St}, {B00}, one, to(A0));
+    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln>(tid, {Stx}, {B00}, one, to(A0));
     __syncthreads();
     contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {Stz}, {A0}, one, divide_to(B00));
     __syncthreads();
-    contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {S}, {B00}, one, to(A0));
+    contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln>(tid, {Sx}, {B00}, one, to(A0));
     __syncthreads();
-    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {S}, {A0}, one, to(B00));
+    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln>(tid, {Sx}, {A0}, one, to(B00));
     __syncthreads();
     contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {Sz}, {B00}, one, final_write);
   }

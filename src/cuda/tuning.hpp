@@ -41,6 +41,9 @@
 #ifndef VPATCH_ASYNC_GATHERS
 #define VPATCH_ASYNC_GATHERS -1
 #endif
+#ifndef VPATCH_LINES
+#define VPATCH_LINES -1
+#endif
 #ifndef VPATCH_GATHER_MIN_BLOCKS
 #define VPATCH_GATHER_MIN_BLOCKS -1
 #endif
@@ -128,6 +131,12 @@ constexpr bool launch_matrices(int dim, int degree, bool is_double)
 {
   return dim == 3 && tuned(VPATCH_LAUNCH_MATRICES, degree <= 4);
 }
+
+// Whether the smoother's x and y contractions, like its z contractions, give each thread
+// a whole line along the contracted direction (common.cuh, contract_lines) with the
+// matrices as launch constants (so only where launch_matrices): an input is loaded once
+// per line instead of once per output row. -DVPATCH_LINES=0/1 overrides.
+constexpr bool line_contractions(int dim, int degree, bool is_double) { return launch_matrices(dim, degree, is_double) && tuned(VPATCH_LINES, 1); }
 
 // Whether the cell and patch kernels (smoother, operator k >= 3, transfers) gather their
 // shared-memory inputs with cp.async (common.cuh, copy_or_zero) instead of load-then-store
