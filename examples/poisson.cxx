@@ -16,6 +16,7 @@ static const char help[] = "Solves -Laplace u = f on [0,1]^d, u = prod_i sin(pi 
                            "The last line printed is the summary: line (key=value pairs).\n";
 
 #include <vpatch.h>
+#include <petscdevice.h>
 
 int main(int argc, char **argv)
 {
@@ -86,7 +87,8 @@ int main(int argc, char **argv)
   PetscCall(VecNorm(b, NORM_2, &bnorm)); /* b to the device (if it lives there) before the solve */
   PetscCall(PetscTime(&t1));
   const PetscLogDouble tsetup = t1 - t0;
-  PetscLogDouble best = PETSC_MAX_REAL, total = 0;
+  PetscLogDouble     best = PETSC_MAX_REAL, total = 0;
+  PetscDeviceContext dctx;
   for (PetscInt rep = 0; rep < repeat; ++rep) {
     PetscCall(PetscTime(&t1));
     if (fmg) {
@@ -94,7 +96,8 @@ int main(int argc, char **argv)
       PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
     }
     PetscCall(KSPSolve(ksp, b, x));
-    PetscCall(VecNorm(x, NORM_2, &rnorm)); /* waits for the device */
+    PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+    PetscCall(PetscDeviceContextSynchronize(dctx)); /* the solve's device work is done (no-op on the host) */
     PetscCall(PetscTime(&t2));
     best = PetscMin(best, t2 - t1);
     total += t2 - t1;
