@@ -64,12 +64,11 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
     cy = coarse.cs[1] + (int)((cid / cc.count[0]) % cc.count[1]);
     cz = dim == 3 ? coarse.cs[2] + (int)(cid / ((long)cc.count[0] * cc.count[1])) : 0;
   }
-  for (int q = t; q < nb * nb * bz; q += T) {
-    const int xa = q % nb, yb = (q / nb) % nb, zc = q / (nb * nb);
-    const int i = cx * k + xa, j = cy * k + yb, l = dim == 3 ? cz * k + zc : 0;
-    copy_or_zero<Plan::async>(X + q, xc, coarse.local_index(i, j, l), valid && !coarse.on_boundary(i, j, l));
+  {
+    const int i0 = cx * k, j0 = cy * k, l0 = dim == 3 ? cz * k : 0;
+    gather_box<Plan::async, nb, nb, bz, T>(t, X, xc, valid ? coarse.local_index(i0, j0, l0) : 0, coarse.gm[0], (long)coarse.gm[0] * coarse.gm[1],
+                                           [&](int xa, int yb, int zc) { return valid && !coarse.on_boundary(i0 + xa, j0 + yb, l0 + zc); });
   }
-  wait_copies<Plan::async>();
   __syncthreads();
   auto one = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0]; };
   contract<0, nb, nb, bz, np, 1, 1, 1, false, np, T, false>(t, {Ps}, {X}, one,
@@ -112,12 +111,13 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
     cz = dim == 3 ? coarse.cs[2] + (int)(cid / ((long)cc.count[0] * cc.count[1])) : 0;
   }
   const int rx = rows_of(k, cx, coarse.cells), ry = rows_of(k, cy, coarse.cells), rz = dim == 3 ? rows_of(k, cz, coarse.cells) : 1;
-  for (int q = t; q < np * np * pz; q += T) {
-    const int a = q % np, b = (q / np) % np, c = q / (np * np);
-    const int i = 2 * cx * k + a, j = 2 * cy * k + b, l = dim == 3 ? 2 * cz * k + c : 0;
-    copy_or_zero<Plan::async>(Y + q, xf, fine.owned_index(i, j, l), valid && a < rx && b < ry && c < rz && !fine.on_boundary(i, j, l));
+  {
+    const int i0 = 2 * cx * k, j0 = 2 * cy * k, l0 = dim == 3 ? 2 * cz * k : 0;
+    gather_box<Plan::async, np, np, pz, T>(t, Y, xf, valid ? fine.owned_index(i0, j0, l0) : 0, fine.om[0], (long)fine.om[0] * fine.om[1],
+                                           [&](int a, int b, int c) {
+                                             return valid && a < rx && b < ry && c < rz && !fine.on_boundary(i0 + a, j0 + b, l0 + c);
+                                           });
   }
-  wait_copies<Plan::async>();
   __syncthreads();
   auto one = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0]; };
   contract<0, np, np, pz, nb, 1, 1, 1, false, np, T, false>(t, {Rs}, {Y}, one,
