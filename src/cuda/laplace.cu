@@ -61,8 +61,9 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
   }
   const long gy = box.gm[0], gz = (long)box.gm[0] * box.gm[1];
   const long base = valid ? box.local_index(i0, j0, l0) : 0;
-  gather_box<Plan::async, nb, nb, nz, T>(t, X, x, base, gy, gz,
-                                         [&](int xa, int yb, int zc) { return valid && !box.on_boundary(i0 + xa, j0 + yb, l0 + zc); });
+  gather_box<Plan::async, nb, nb, nz, T>(t, X, x, base, gy, gz, [&](int xa, int yb) {
+    return [&, xa, yb](int zc) { return valid && !box.on_boundary(i0 + xa, j0 + yb, l0 + zc); };
+  });
   __syncthreads();
   contract<0, nb, nb, nz, nb, 2, 1, 2, false, nb, T, false>(
     t, {M, K}, {X}, [](Number *acc, const Number *mv, const Number *iv) {

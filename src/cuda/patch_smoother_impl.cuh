@@ -132,10 +132,14 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     // Closure values, zero on the domain boundary (Boundary: x_I is never read). Only a
     // closure that reaches the boundary tests its points.
     const bool reaches = box.on_boundary(i0, j0, l0) || box.on_boundary(i0 + n - 1, j0 + n - 1, dim == 3 ? l0 + n - 1 : 0);
-    gather_box<Plan::async, n, n, nz, T>(t, A, a.x, base, gy, gz, [&](int xa, int yb, int zc) {
-      const bool interior = xa > 0 && xa < n - 1 && yb > 0 && yb < n - 1 && (dim == 2 || (zc > 0 && zc < n - 1));
-      return valid && !(boundary_variant && interior) && !(reaches && box.on_boundary(i0 + xa, j0 + yb, l0 + zc));
-    }); // (compact == padded layout)
+    gather_box<Plan::async, n, n, nz, T>(t, A, a.x, base, gy, gz, [&](int xa, int yb) { // (compact == padded layout)
+      const bool inner_xy = xa > 0 && xa < n - 1 && yb > 0 && yb < n - 1;
+      const bool load_xy = valid && !(reaches && (box.on_boundary_1d(i0 + xa) || box.on_boundary_1d(j0 + yb)));
+      return [&, inner_xy, load_xy](int zc) {
+        const bool interior = inner_xy && (dim == 2 || (zc > 0 && zc < n - 1));
+        return load_xy && !(boundary_variant && interior) && !(dim == 3 && reaches && box.on_boundary_1d(l0 + zc));
+      };
+    });
     __syncthreads();
     // a = M_0 x, c = K_0 x: (m, n, nz) each.
     auto st_ac = [&](const Number *acc, int, int, int, int o, int) { B00[o] = acc[0]; B10[o] = acc[1]; };

@@ -67,7 +67,9 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   {
     const int i0 = cx * k, j0 = cy * k, l0 = dim == 3 ? cz * k : 0;
     gather_box<Plan::async, nb, nb, bz, T>(t, X, xc, valid ? coarse.local_index(i0, j0, l0) : 0, coarse.gm[0], (long)coarse.gm[0] * coarse.gm[1],
-                                           [&](int xa, int yb, int zc) { return valid && !coarse.on_boundary(i0 + xa, j0 + yb, l0 + zc); });
+                                           [&](int xa, int yb) {
+                                             return [&, xa, yb](int zc) { return valid && !coarse.on_boundary(i0 + xa, j0 + yb, l0 + zc); };
+                                           });
   }
   __syncthreads();
   auto one = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0]; };
@@ -114,8 +116,10 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   {
     const int i0 = 2 * cx * k, j0 = 2 * cy * k, l0 = dim == 3 ? 2 * cz * k : 0;
     gather_box<Plan::async, np, np, pz, T>(t, Y, xf, valid ? fine.owned_index(i0, j0, l0) : 0, fine.om[0], (long)fine.om[0] * fine.om[1],
-                                           [&](int a, int b, int c) {
-                                             return valid && a < rx && b < ry && c < rz && !fine.on_boundary(i0 + a, j0 + b, l0 + c);
+                                           [&](int a, int b) {
+                                             return [&, a, b](int c) {
+                                               return valid && a < rx && b < ry && c < rz && !fine.on_boundary(i0 + a, j0 + b, l0 + c);
+                                             };
                                            });
   }
   __syncthreads();
