@@ -135,7 +135,9 @@ constexpr bool launch_matrices(int dim, int degree, bool is_double)
 // Whether the smoother's x and y contractions, like its z contractions, give each thread
 // a whole line along the contracted direction (common.cuh, contract_lines) with the
 // matrices as launch constants (so only where launch_matrices): an input is loaded once
-// per line instead of once per output row. -DVPATCH_LINES=0/1 overrides.
+// per line instead of once per output row. -DVPATCH_LINES=0/1 overrides. H200 (bench/NOTES.md,
+// "Contractions by lines"): Fused 3D k = 3 float 12.15 -> 13.92, double 7.35 -> 9.26
+// GDoF/s, k = 4 +15% / +29%; with launch constants at k >= 5 too, 18-79% slower.
 constexpr bool line_contractions(int dim, int degree, bool is_double) { return launch_matrices(dim, degree, is_double) && tuned(VPATCH_LINES, 1); }
 
 // Whether the cell and patch kernels (smoother, operator k >= 3, transfers) gather their
