@@ -114,10 +114,13 @@ constexpr bool pad_patch_stride(int dim, int degree, bool is_double)
 // constants 10: 8.33, 12: 8.82, 14: 8.69). 3D k = 3 (125-thread blocks): float 12 (40
 // registers; none: 9.22, 6: 8.42, 8: 9.98, 10: 10.74 GDoF/s; with the z matrices as launch
 // constants 8: 10.15, 10: 11.34, 12: 12.16, 14: 11.41), double 6 (80 registers; none: 6.13, 10: 5.39, 6: 6.34).
+// 3D double k = 4 (63 threads, contractions by lines): 10 (Fused 6.95 -> 7.38, Boundary
+// 6.66 -> 7.21 GDoF/s against no hint; float k = 4 with 10 instead of 12: 11.28 vs 11.36).
 constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
   if (dim == 3 && degree == 3) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 6 : 12);
-  return tuned(VPATCH_PATCH_MIN_BLOCKS, dim == 3 && !is_double && degree == 4 ? 12 : 0);
+  if (dim == 3 && degree == 4) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 10 : 12);
+  return tuned(VPATCH_PATCH_MIN_BLOCKS, 0);
 }
 
 // Whether the smoother's z-direction contractions (whose matrix entries are the same for
