@@ -258,10 +258,11 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
 // k). The matrix entries are the same for every thread: pass launch constants (operands
 // from the constant bank; tuning.hpp, line_contractions), not shared memory. Lines of
 // group g: thread t of the group takes lines t, t + T, ... (Packed: the G groups' lines one
-// after the other over the block). InPlace stores after a __syncthreads() in every round;
-// with several rounds that needs NR <= NE and lines ordered along the slowest free
-// coordinate (true here), so a round never overwrites inputs of a later round: its
-// outputs lie below O-offset NR x (its last line + 1) <= the later lines' input offsets.
+// after the other over the block). InPlace stores after a __syncthreads() in every round.
+// With several rounds that is enough when NR <= NE: a later round's lines lie further along
+// the slowest free coordinate b, and the outputs of lines with b' < b (offsets below
+// NR x (extent of a) x b) lie below their inputs (offsets from NE x (extent of a) x b),
+// while lines with the same b differ in a, which no offset mixes up.
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, int T, bool InPlace, int G, int S, bool Packed,
           typename Number, typename Body, typename Store>
 __device__ __forceinline__ void contract_lines(int tid, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
@@ -288,7 +289,7 @@ __device__ __forceinline__ void contract_lines(int tid, const Number *const (&ma
       active = l < L;
     }
     // free coordinates (a, b) of the line and its first input and output offsets
-    const int a = dir == 0 ? l % E1 : l % E0, b = dir == 0 ? l / E1 : (dir == 1 ? l / E0 : l / E0);
+    const int a = dir == 0 ? l % E1 : l % E0, b = dir == 0 ? l / E1 : l / E0;
     const int shift = g * S;
     const int in0 = shift + (dir == 0 ? E0 * l : (dir == 1 ? a + E0 * E1 * b : l));
     const int out0 = shift + (dir == 0 ? NR * l : (dir == 1 ? a + O0 * NR * b : l));
