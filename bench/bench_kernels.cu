@@ -11,6 +11,7 @@
 //
 // Usage: bench_kernels [--quick] [--csv FILE] [--dim 2|3] [--kmin K] [--kmax K]
 //                      [--dofs N] [--precision float|double] [--groups G] [--reps R]
+//                      [--ops smooth_fused,laplace_apply,...] (only these operations)
 #include "core/element1d.hpp"
 #include "core/level_tables.hpp"
 #include "cuda/cost_model.hpp"
@@ -40,6 +41,8 @@ struct Options {
   int dim = 0, kmin = 1, kmax = 8, groups = 10, reps = 10;
   double dofs = 0; // target DoF per level (0: default)
   std::string precision;
+  std::string ops; // comma-separated operations to run (empty: all)
+  bool wants(const std::string &op) const { return ops.empty() || ("," + ops + ",").find("," + op + ",") != std::string::npos; }
 };
 
 // ---------------------------------------------------------------------------------------
@@ -201,6 +204,7 @@ static void bench_level(int dim, int k, const Options &opt)
     // read + written, coarse read and read + written.
     const double smooth_hbm = ncolors + 3.0;
     auto patch_row = [&](const char *name, cuda::SmootherKernel kern, PatchResidual mode, double extra_flops, double extra_bytes) {
+      if (!opt.wants(name)) return;
       const cuda::KernelCost c = cuda::patch_cost(dim, k, kern, mode, sizeof(Number) == 8);
       auto run = [&] {
         for (int color = 0; color < ncolors; ++color)
@@ -216,7 +220,7 @@ static void bench_level(int dim, int k, const Options &opt)
     patch_row("smooth_fused", cuda::SmootherKernel::Fused, PatchResidual::Local, 0, 0);
     patch_row("smooth_basic", cuda::SmootherKernel::Basic, PatchResidual::Local, 0, 0);
     patch_row("smooth_boundary", cuda::SmootherKernel::Boundary, PatchResidual::Local, 0, 0);
-    {
+    if (opt.wants("smooth_global")) {
       // Global: per color r = b - A x (laplace_apply + vector update), then the local solves.
       const cuda::KernelCost lc = cuda::laplace_cost(dim, k, sizeof(Number) == 8), pc = cuda::patch_cost(dim, k, cuda::SmootherKernel::Global, PatchResidual::Given, sizeof(Number) == 8);
       auto run = [&] {
@@ -232,12 +236,12 @@ static void bench_level(int dim, int k, const Options &opt)
       emit({dim, k, prec, "smooth_global", dofs, sec, ncolors * ncells * lc.flops + npatches * pc.flops,
             (ncolors * ncells * (lc.reads + lc.writes) + npatches * (pc.reads + pc.writes)) * bsz, smooth_hbm});
     }
-    {
+    if (opt.wants("laplace_apply")) {
       const cuda::KernelCost c = cuda::laplace_cost(dim, k, sizeof(Number) == 8);
       const double sec = time_best([&] { cuda::laplace_apply<Number>(box, dt.op, x.p, t.p, s); }, s, opt.groups, opt.reps);
       emit({dim, k, prec, "laplace_apply", dofs, sec, ncells * c.flops, ncells * (c.reads + c.writes) * bsz, 2.0});
     }
-    {
+    if (opt.wants("prolongate+restrict")) {
       const cuda::KernelCost c = cuda::transfer_cost(dim, k);
       const double sec = time_best(
         [&] {
@@ -274,11 +278,12 @@ int main(int argc, char **argv)
     else if (!std::strcmp(argv[i], "--groups")) opt.groups = std::atoi(next("--groups"));
     else if (!std::strcmp(argv[i], "--reps")) opt.reps = std::atoi(next("--reps"));
     else if (!std::strcmp(argv[i], "--precision")) opt.precision = next("--precision");
+    else if (!std::strcmp(argv[i], "--ops")) opt.ops = next("--ops");
     else if (argv[i][0] != '-') opt.csv = argv[i];
     else {
       std::fprintf(stderr,
                    "usage: %s [--quick] [--csv FILE | FILE] [--dim 2|3] [--kmin K] [--kmax K] [--dofs N] "
-                   "[--precision float|double] [--groups G] [--reps R]\n",
+                   "[--precision float|double] [--groups G] [--reps R] [--ops OP,OP,...]\n",
                    argv[0]);
       return 2;
     }
