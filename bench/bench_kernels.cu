@@ -19,6 +19,7 @@
 #include "cuda/kernels_cuda.hpp"
 #include "cuda/tuning.hpp"
 #include <algorithm>
+#include <iterator>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -287,6 +288,16 @@ int main(int argc, char **argv)
                    argv[0]);
       return 2;
     }
+  }
+  for (size_t a = 0; a < opt.ops.size();) { // every name in --ops must be an operation
+    const size_t b = std::min(opt.ops.find(',', a), opt.ops.size());
+    const std::string op = opt.ops.substr(a, b - a);
+    const char *known[] = {"smooth_fused", "smooth_basic", "smooth_boundary", "smooth_global", "laplace_apply", "prolongate+restrict"};
+    if (std::none_of(std::begin(known), std::end(known), [&](const char *k) { return op == k; })) {
+      std::fprintf(stderr, "--ops: unknown operation '%s' (smooth_fused, smooth_basic, smooth_boundary, smooth_global, laplace_apply, prolongate+restrict)\n", op.c_str());
+      return 2;
+    }
+    a = b + 1;
   }
   if (opt.quick && opt.groups == 10 && opt.reps == 10) opt.groups = 5;
   try {
