@@ -3,11 +3,13 @@
 #pragma once
 #include "../core/layout.hpp"
 #include "../core/level_tables.hpp"
+#include "../core/patch_band.hpp"
 #include "kernels_cuda.hpp"
 #include <cuda_runtime.h>
 #include <stdexcept>
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 namespace vpatch {
 namespace cuda {
@@ -133,6 +135,48 @@ __device__ __forceinline__ int tidx(int x, int y, int z)
   return Padded ? (z * N + y) * N + x : (z * E1 + y) * E0 + x;
 }
 
+// A store for contract() that takes a thread's whole output column at once:
+// column(acc, x, y, g) with acc[z][v] the NV results of the points (x, y, z) of group g.
+// A read-modify-write of global memory can then issue all its loads before its first
+// store; called point by point, each load waits for the previous store (the compiler
+// cannot tell that they do not alias).
+template <typename F>
+struct ColumnStore {
+  F column;
+};
+template <typename F>
+ColumnStore(F) -> ColumnStore<F>;
+template <typename Store>
+struct is_column_store : std::false_type {};
+template <typename F>
+struct is_column_store<ColumnStore<F>> : std::true_type {};
+
+template <int V>
+using Int = std::integral_constant<int, V>;
+
+// The contraction index loop of contract() along z and of contract_lines(): calls
+// step(k, Int<r0>, Int<r1>) for every input k = 0..NE-1 with the rows [r0, r1) that input
+// k contributes to (unrolled by KU). Band: the NR = NE - 2 interior rows of the patch
+// matrices, which couple to the inputs of their own cell only (core/patch_band.hpp), so
+// the inputs of each cell take half the rows; the skipped entries are exact zeros, and
+// the results are those of the full loop (an FMA with a zero product returns its addend).
+template <int NE, int NR, bool Band, int KU, typename Step>
+__device__ __forceinline__ void for_each_input(Step step)
+{
+  if constexpr (Band) {
+    static_assert(NE == NR + 2 && NE % 2 == 1, "for_each_input: Band needs the (2k-1) x (2k+1) patch rows");
+    constexpr int k = NE / 2;
+#pragma unroll KU
+    for (int c = 0; c < k; ++c) step(c, Int<band_rows_begin(k, 0)>{}, Int<band_rows_end(k, 0)>{});
+    step(k, Int<band_rows_begin(k, k)>{}, Int<band_rows_end(k, k)>{});
+#pragma unroll KU
+    for (int c = k + 1; c < NE; ++c) step(c, Int<band_rows_begin(k, NE - 1)>{}, Int<band_rows_end(k, NE - 1)>{});
+  } else {
+#pragma unroll KU
+    for (int c = 0; c < NE; ++c) step(c, Int<0>{}, Int<NR>{});
+  }
+}
+
 // One sum-factorization step along direction dir on tensors of input extents
 // (E0, E1, E2); the contracted extent is replaced by NR rows. NM 1D matrices (row-major
 // NR x NE, in shared memory) and NI input tensors are combined by body(acc, mv, iv) into
@@ -155,23 +199,25 @@ __device__ __forceinline__ int tidx(int x, int y, int z)
 // coordinates, and direction 0 computed transposed as in Listing 1.
 //
 // store(acc, x, y, z, o, g) receives the NV results of point (x, y, z) of group g and
-// its offset o in the output tensor (group 0's buffer, including g S). The z loop is
+// its offset o in the output tensor (group 0's buffer, including g S). A ColumnStore
+// receives the thread's whole z column instead. The z loop is
 // fully unrolled (register accumulators), the k loop for small sizes; for dir < 2 the
 // matrix entries are loaded once per k for all z, for dir == 2 the input entry is. With
 // InPlace the results are stored only after a __syncthreads(), so out may alias the
 // inputs. Every thread of the block must call this (it may synchronize).
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, int T, bool InPlace, int G, int S, bool Packed,
-          typename Number, typename Body, typename Store>
+          bool Band, typename Number, typename Body, typename Store>
 __device__ __forceinline__ void contract_lines(int tid, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
                                                Store store);
 
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, bool Padded, int N, int T, bool InPlace,
-          int G = 1, int S = 0, bool Packed = false, bool Lines = false, typename Number, typename Body, typename Store>
+          int G = 1, int S = 0, bool Packed = false, bool Lines = false, bool Band = false, typename Number, typename Body,
+          typename Store>
 __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
                                          Store store)
 {
   if constexpr (Lines && !Padded && dir < 2) {
-    contract_lines<dir, E0, E1, E2, NR, NM, NI, NV, T, InPlace, G, S, Packed>(tid, mats, ins, body, store);
+    contract_lines<dir, E0, E1, E2, NR, NM, NI, NV, T, InPlace, G, S, Packed, Band>(tid, mats, ins, body, store);
     return;
   }
   constexpr int O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1, O2 = dir == 2 ? NR : E2;
@@ -208,39 +254,43 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
     for (int z = 0; z < O2; ++z)
 #pragma unroll
       for (int v = 0; v < NV; ++v) acc[z][v] = Number(0);
-    if (active) {
-      // Full unrolling for small contractions; for large ones (3D, k >= 5) an unroll factor
-      // of 2 keeps the compiler from hoisting many loads (register pressure: spills at 3D k = 4, 8).
-      constexpr int KU = NE * O2 <= 64 ? NE : 2;
-#pragma unroll KU
-      for (int k = 0; k < NE; ++k) {
-        Number mv[NM], iv[NI];
-        if (dir < 2) {
-          const int row = dir == 0 ? x : y;
+    // one contraction index k: the z outputs [z0, z1) it contributes to (all but with Band)
+    auto step = [&](int k, auto z0, auto z1) {
+      Number mv[NM], iv[NI];
+      if (dir < 2) {
+        const int row = dir == 0 ? x : y;
 #pragma unroll
-          for (int j = 0; j < NM; ++j) mv[j] = mats[j][row * NE + k];
+        for (int j = 0; j < NM; ++j) mv[j] = mats[j][row * NE + k];
+      } else {
+#pragma unroll
+        for (int j = 0; j < NI; ++j) iv[j] = ins[j][shift + tidx<Padded, N, E0, E1>(x, y, k)];
+      }
+#pragma unroll
+      for (int z = decltype(z0)::value; z < decltype(z1)::value; ++z) {
+        if (dir < 2) {
+          const int src = shift + (dir == 0 ? tidx<Padded, N, E0, E1>(k, y, z) : tidx<Padded, N, E0, E1>(x, k, z));
+#pragma unroll
+          for (int j = 0; j < NI; ++j) iv[j] = ins[j][src];
         } else {
 #pragma unroll
-          for (int j = 0; j < NI; ++j) iv[j] = ins[j][shift + tidx<Padded, N, E0, E1>(x, y, k)];
+          for (int j = 0; j < NM; ++j) mv[j] = mats[j][z * NE + k];
         }
-#pragma unroll
-        for (int z = 0; z < O2; ++z) {
-          if (dir < 2) {
-            const int src = shift + (dir == 0 ? tidx<Padded, N, E0, E1>(k, y, z) : tidx<Padded, N, E0, E1>(x, k, z));
-#pragma unroll
-            for (int j = 0; j < NI; ++j) iv[j] = ins[j][src];
-          } else {
-#pragma unroll
-            for (int j = 0; j < NM; ++j) mv[j] = mats[j][z * NE + k];
-          }
-          body(acc[z], mv, iv);
-        }
+        body(acc[z], mv, iv);
       }
-    }
+    };
+    // Full unrolling for small contractions; for large ones (3D, k >= 5) an unroll factor
+    // of 2 keeps the compiler from hoisting many loads (register pressure: spills at 3D k = 4, 8).
+    constexpr int KU = NE * O2 <= 64 ? NE : 2;
+    // Band applies along z, where the rows are the unrolled outputs (in the plane layout of
+    // dir 0 and 1 the row is the thread's coordinate)
+    if (active) for_each_input<NE, O2, Band && dir == 2, KU>(step);
     if (InPlace) __syncthreads();
     if (active) {
+      if constexpr (is_column_store<Store>::value) store.column(acc, x, y, g);
+      else {
 #pragma unroll
-      for (int z = 0; z < O2; ++z) store(acc[z], x, y, z, shift + tidx<Padded, N, O0, O1>(x, y, z), g);
+        for (int z = 0; z < O2; ++z) store(acc[z], x, y, z, shift + tidx<Padded, N, O0, O1>(x, y, z), g);
+      }
     }
   };
   if constexpr (R == 1) pass(0); // the common case, with the round offsets folded away
@@ -264,7 +314,7 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
 // NR x (extent of a) x b) lie below their inputs (offsets from NE x (extent of a) x b),
 // while lines with the same b differ in a, which no offset mixes up.
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, int T, bool InPlace, int G, int S, bool Packed,
-          typename Number, typename Body, typename Store>
+          bool Band, typename Number, typename Body, typename Store>
 __device__ __forceinline__ void contract_lines(int tid, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
                                                Store store)
 {
@@ -298,20 +348,17 @@ __device__ __forceinline__ void contract_lines(int tid, const Number *const (&ma
     for (int r = 0; r < NR; ++r)
 #pragma unroll
       for (int v = 0; v < NV; ++v) acc[r][v] = Number(0);
-    if (active) {
+    if (active) for_each_input<NE, NR, Band, NE>([&](int k, auto r0, auto r1) {
+      Number iv[NI], mv[NM];
 #pragma unroll
-      for (int k = 0; k < NE; ++k) {
-        Number iv[NI], mv[NM];
+      for (int j = 0; j < NI; ++j) iv[j] = ins[j][in0 + k * in_step];
 #pragma unroll
-        for (int j = 0; j < NI; ++j) iv[j] = ins[j][in0 + k * in_step];
+      for (int r = decltype(r0)::value; r < decltype(r1)::value; ++r) {
 #pragma unroll
-        for (int r = 0; r < NR; ++r) {
-#pragma unroll
-          for (int j = 0; j < NM; ++j) mv[j] = mats[j][r * NE + k];
-          body(acc[r], mv, iv);
-        }
+        for (int j = 0; j < NM; ++j) mv[j] = mats[j][r * NE + k];
+        body(acc[r], mv, iv);
       }
-    }
+    });
     if (InPlace) __syncthreads();
     if (active) {
 #pragma unroll

@@ -24,17 +24,21 @@ struct KernelCost {
 // One contract<dir, E0, E1, E2, NR, NM, NI, ...> call with `fma` multiply-adds per
 // (output point, k) and `nv` results per output point stored to shared memory; with
 // `constant_mats` the matrix entries are operands from the constant bank, not shared loads.
-// Dir 2, and dir 0, 1 with `lines` (contract_lines), run one thread per line along dir.
+// Dir 2, and dir 0, 1 with `lines` (contract_lines), run one thread per line along dir;
+// these skip the entries outside the cell band with `band` (the patch rows: NE = 2k+1
+// inputs, NR = 2k-1 rows, 2k^2 + 2k - 1 entries per line; core/patch_band.hpp).
 inline KernelCost contract_cost(int dir, int E0, int E1, int E2, int NR, int NM, int NI, int fma, int nv, bool constant_mats = false,
-                                bool lines = false)
+                                bool lines = false, bool band = false)
 {
+  const int NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2), h = NE / 2;
   const double O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1, O2 = dir == 2 ? NR : E2;
-  const double NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2);
   const double plane = O0 * O1, nlines = (double)E0 * E1 * E2 / NE;
+  const bool by_lines = dir == 2 || lines;
+  const double entries = by_lines && band ? 2.0 * h * h + 2.0 * h - 1 : (double)NR * NE; // (row, input) products per line
   KernelCost c;
-  c.reads  = dir < 2 && !lines ? plane * NE * (NM + O2 * NI) : nlines * NE * (NI + (constant_mats ? 0 : NR * NM));
+  c.reads  = by_lines ? nlines * (NE * NI + (constant_mats ? 0 : entries * NM)) : plane * NE * (NM + O2 * NI);
   c.writes = plane * O2 * nv;
-  c.flops  = 2.0 * plane * O2 * NE * fma;
+  c.flops  = 2.0 * nlines * entries * fma;
   return c;
 }
 
@@ -57,13 +61,13 @@ inline KernelCost patch_cost(int dim, int k, SmootherKernel kernel, PatchResidua
       c.flops += m * (face_lines * 4.0 * n + (lines - face_lines) * 6.0);
       c.writes += 2.0 * m * n * nz;
     } else {
-      c += contract_cost(0, n, n, nz, m, 2, 1, 2, 2, cm, ln);
+      c += contract_cost(0, n, n, nz, m, 2, 1, 2, 2, cm, ln, true);
     }
     if (dim == 2) {
       c += contract_cost(1, m, n, 1, m, 2, 2, 2, 1);
     } else {
-      c += contract_cost(1, m, n, n, m, 2, 2, 3, 2, cm, ln);
-      c += contract_cost(2, m, m, n, m, 2, 2, 2, 1, cm);
+      c += contract_cost(1, m, n, n, m, 2, 2, 3, 2, cm, ln, true);
+      c += contract_cost(2, m, m, n, m, 2, 2, 2, 1, cm, false, true);
     }
     c.flops += nint; // rhs - A x
   } else {

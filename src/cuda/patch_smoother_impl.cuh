@@ -141,7 +141,9 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
       };
     });
     __syncthreads();
-    // a = M_0 x, c = K_0 x: (m, n, nz) each.
+    // a = M_0 x, c = K_0 x: (m, n, nz) each. The residual contractions pass Band: the
+    // patch rows vanish between cells, and where contract() unrolls the rows (by lines,
+    // along z) it skips those entries (common.cuh, for_each_input).
     auto st_ac = [&](const Number *acc, int, int, int, int o, int) { B00[o] = acc[0]; B10[o] = acc[1]; };
     if (boundary_variant) {
       // x is zero inside the closure: lines (y, z) interior in both have only the two end
@@ -173,7 +175,7 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
         }
       }
     } else {
-      contract<0, n, n, nz, m, 2, 1, 2, Pd, n, T, false, P, PS, Pk, Ln>(
+      contract<0, n, n, nz, m, 2, 1, 2, Pd, n, T, false, P, PS, Pk, Ln, true>(
         tid, {Mx, Kx}, {A0}, [](Number *acc, const Number *mv, const Number *iv) {
           acc[0] += mv[0] * iv[0];
           acc[1] += mv[1] * iv[0];
@@ -187,17 +189,17 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     };
     if constexpr (dim == 2) {
       // r = rhs_I - M_1 c - K_1 a
-      contract<1, m, n, 1, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk>(
+      contract<1, m, n, 1, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk, false, true>(
         tid, {Mr, Kr}, {B10, B00}, SumOfTwo<Plan::chained>{},
         [&](const Number *acc, int x, int y, int z, int o, int g) { A0[o] = rhs_at(g, x, y, z) - acc[0]; });
     } else {
       // u = M_1 c + K_1 a, v = M_1 a: (m, m, n), in place over a, c.
-      contract<1, m, n, nz, m, 2, 2, 2, Pd, n, T, true, P, PS, Pk, Ln>(
+      contract<1, m, n, nz, m, 2, 2, 2, Pd, n, T, true, P, PS, Pk, Ln, true>(
         tid, {Mx, Kx}, {B10, B00}, SumOfTwoAndMass<Plan::chained>{},
         [&](const Number *acc, int, int, int, int o, int) { B00[o] = acc[0]; B10[o] = acc[1]; });
       __syncthreads();
       // r = rhs_I - M_2 u - K_2 v
-      contract<2, m, m, nz, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk>(
+      contract<2, m, m, nz, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk, false, true>(
         tid, {Mz, Kz}, {B00, B10}, SumOfTwo<Plan::chained>{},
         [&](const Number *acc, int x, int y, int z, int o, int g) { A0[o] = rhs_at(g, x, y, z) - acc[0]; });
     }
@@ -213,14 +215,26 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   }
   __syncthreads();
 
-  // out_I (+)= delta at interior point (x, y, z) of patch g.
-  auto write = [&](int g, int x, int y, int z, Number delta) {
+  // out_I (+)= delta[j][0] at the interior points (x, y, z + j) of patch g, all loads of
+  // out before the first store (one global latency per column, not one per point).
+  auto write_column = [&](int g, int x, int y, int z, const auto &delta) {
+    constexpr int L = std::extent_v<std::remove_reference_t<decltype(delta)>>;
     const long c = corner_of(g);
     if (c < 0) return;
     Number *o = a.out + c + (x + 1) * gx + (y + 1) * gy + (dim == 3 ? (z + 1) * gz : 0);
-    if (boundary_variant) *o = delta;
-    else if (a.atomic) atomicAdd(o, a.scale * delta);
-    else *o += a.scale * delta;
+    if (boundary_variant) {
+#pragma unroll
+      for (int j = 0; j < L; ++j) o[j * gz] = delta[j][0];
+    } else if (a.atomic) {
+#pragma unroll
+      for (int j = 0; j < L; ++j) atomicAdd(o + j * gz, a.scale * delta[j][0]);
+    } else {
+      Number old[L];
+#pragma unroll
+      for (int j = 0; j < L; ++j) old[j] = o[j * gz];
+#pragma unroll
+      for (int j = 0; j < L; ++j) o[j * gz] = old[j] + a.scale * delta[j][0];
+    }
   };
 
   if (a.dense) {
@@ -232,7 +246,8 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
         const int ja = j % m, jb = (j / m) % m, jc = j / (m * m);
         s += D[(long)i * N + j] * A[at(ja, jb, jc)];
       }
-      write(pib, i % m, (i / m) % m, i / (m * m), s);
+      const Number d[1][1] = {{s}};
+      write_column(pib, i % m, (i / m) % m, i / (m * m), d);
     }
     return;
   }
@@ -245,7 +260,7 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
       dst[o] = acc[0] / (lam[x] + lam[y] + (dim == 3 ? lam[z] : Number(0)));
     };
   };
-  auto final_write = [&](const Number *acc, int x, int y, int z, int, int g) { write(g, x, y, z, acc[0]); };
+  const ColumnStore final_write{[&](const auto &acc, int x, int y, int g) { write_column(g, x, y, 0, acc); }};
   contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln>(tid, {Stx}, {A0}, one, to(B00));
   __syncthreads();
   if constexpr (dim == 2) {

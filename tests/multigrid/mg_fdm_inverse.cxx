@@ -9,6 +9,7 @@
 #include "core/dispatch.hpp"
 #include "core/element1d.hpp"
 #include "core/level_tables.hpp"
+#include "core/patch_band.hpp"
 #include "mg_reference.hpp"
 #include <petscsys.h>
 
@@ -63,6 +64,24 @@ int main(int argc, char **argv)
     check(rel_diff(L.patch_mass, PM) < 1e-12, "1D patch mass vs two-cell assembly", (int)dim, k, rel_diff(L.patch_mass, PM), 1e-12);
     check(rel_diff(L.patch_stiffness, PK) < 1e-12, "1D patch stiffness vs two-cell assembly", (int)dim, k,
           rel_diff(L.patch_stiffness, PK), 1e-12);
+    // The patch rows the kernels read (interior rows, in float and double) vanish exactly
+    // outside the band that the CUDA contractions iterate over (core/patch_band.hpp).
+    {
+      vpatch::LevelTables<double> td((int)dim, e, L, false);
+      vpatch::LevelTables<float> tf((int)dim, e, L, false);
+      double outside = 0;
+      int inside_zeros = 0;
+      for (int r = 0; r < ni; ++r)
+        for (int c = 0; c < np; ++c) {
+          const bool in_band = r >= vpatch::band_rows_begin(k, c) && r < vpatch::band_rows_end(k, c);
+          for (double v : {td.mass_rows[r * np + c], td.stiffness_rows[r * np + c], (double)tf.mass_rows[r * np + c],
+                           (double)tf.stiffness_rows[r * np + c]}) {
+            if (!in_band) outside = std::max(outside, std::abs(v));
+            else if (v == 0 && c == r + 1) ++inside_zeros; // the diagonal is positive
+          }
+        }
+      check(outside == 0 && inside_zeros == 0, "patch rows: exact zeros outside the cell band", (int)dim, k, outside, 0);
+    }
 
     // Patch matrix on the (2k-1)^dim interior points from the two-cell 1D matrices.
     auto Mi = [&](int i, int j) { return PM[(i + 1) * np + j + 1]; };
