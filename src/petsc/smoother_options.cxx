@@ -8,11 +8,12 @@ static const char *const kernel_names[]      = {"global", "fused", "boundary", "
 namespace vpatch {
 
 // Measured on an H200 (bench/results_h200.csv, one smoothing step at ~50-64M DoF): the
-// Boundary kernel beats Fused by more than 2% only for these; otherwise Fused (3D float
-// k = 8 since the cp.async closure gathers: Fused 5.11, Boundary 4.95 GDoF/s).
+// Boundary kernel beats Fused by more than 2% only for these (2D double k = 3: 10.08 against
+// 9.78 GDoF/s; 3D double k = 8: 2.64 against 2.53); otherwise Fused (3D double k = 6, 7
+// since the column writes of the tenth session: Fused 4.03 / 3.25, Boundary 3.97 / 3.19).
 SmootherKernel default_kernel(int dim, int degree, bool single)
 {
-  const bool boundary = dim == 2 ? degree >= (single ? 5 : 4) : degree >= 8 && !single;
+  const bool boundary = dim == 2 ? degree >= (single ? 5 : 3) : degree >= 8 && !single;
   return boundary ? SmootherKernel::Boundary : SmootherKernel::Fused;
 }
 
