@@ -2,7 +2,7 @@
 // closure points c = 0..2k (the shared vertex at c = k), interior rows r = 0..2k-2 (point
 // r + 1). The Lagrange basis functions of different cells have disjoint supports, so row r
 // couples to point c only where both lie in one cell: the points c < k of cell 0 to rows
-// 0..k-1, the vertex to every row, the points c > k of cell 1 to rows k-2..2k-2. The other
+// 0..k-1, the vertex to every row, the points c > k of cell 1 to rows k-1..2k-2. The other
 // entries of the patch mass and stiffness rows are exact zeros (2k^2 + 2k - 1 of the
 // (2k-1)(2k+1) entries are not), which the CUDA smoother's contractions skip.
 #pragma once
