@@ -13,5 +13,13 @@ namespace vpatch {
 // First and one-past-last interior row of the patch rows coupled to closure point c.
 VPATCH_HD constexpr int band_rows_begin(int k, int c) { return c > k ? k - 1 : 0; }
 VPATCH_HD constexpr int band_rows_end(int k, int c) { return c < k ? k : 2 * k - 1; }
+// Entries of the (2k-1) x (2k+1) patch rows within the band (2k^2 + 2k - 1).
+VPATCH_HD constexpr int band_entries(int k)
+{
+  int e = 0;
+  for (int c = 0; c <= 2 * k; ++c) e += band_rows_end(k, c) - band_rows_begin(k, c);
+  return e;
+}
+static_assert(band_entries(3) == 23 && band_entries(7) == 111, "band_entries: 2k^2 + 2k - 1");
 
 } // namespace vpatch

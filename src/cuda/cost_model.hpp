@@ -4,6 +4,7 @@
 // the shared-memory loads and stores of one active thread in detail::contract() (common.cuh)
 // summed over the active threads: see bench/NOTES.md for the formulas.
 #pragma once
+#include "../core/patch_band.hpp"
 #include "kernels_cuda.hpp"
 #include "tuning.hpp"
 
@@ -30,11 +31,11 @@ struct KernelCost {
 inline KernelCost contract_cost(int dir, int E0, int E1, int E2, int NR, int NM, int NI, int fma, int nv, bool constant_mats = false,
                                 bool lines = false, bool band = false)
 {
-  const int NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2), h = NE / 2;
+  const int NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2);
   const double O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1, O2 = dir == 2 ? NR : E2;
   const double plane = O0 * O1, nlines = (double)E0 * E1 * E2 / NE;
   const bool by_lines = dir == 2 || lines;
-  const double entries = by_lines && band ? 2.0 * h * h + 2.0 * h - 1 : (double)NR * NE; // (row, input) products per line
+  const double entries = by_lines && band ? band_entries(NE / 2) : (double)NR * NE; // (row, input) products per line
   KernelCost c;
   c.reads  = by_lines ? nlines * (NE * NI + (constant_mats ? 0 : entries * NM)) : plane * NE * (NM + O2 * NI);
   c.writes = plane * O2 * nv;
