@@ -135,6 +135,18 @@ __device__ __forceinline__ int tidx(int x, int y, int z)
   return Padded ? (z * N + y) * N + x : (z * E1 + y) * E0 + x;
 }
 
+// Where element (x, y, z) of group g's tensor lies, relative to group 0's tensor:
+// g PS + x SX + y SY + z SZ (patch_layout.hpp chooses these per smoother tensor).
+template <int SX, int SY, int SZ, int PS>
+struct TensorMap {
+  static constexpr int sx = SX, sy = SY, sz = SZ;
+  __device__ static constexpr int at(int g, int x, int y, int z) { return g * PS + x * SX + y * SY + z * SZ; }
+  __device__ static constexpr int stride(int dir) { return dir == 0 ? SX : (dir == 1 ? SY : SZ); }
+};
+// The layout of tidx(): x fastest, extents E0, E1 (Padded: an N x N x N frame), groups S apart.
+template <bool Padded, int N, int E0, int E1, int S>
+using FrameMap = TensorMap<1, Padded ? N : E0, Padded ? N * N : E0 * E1, S>;
+
 // A store for contract() that takes a thread's whole output column at once:
 // column(acc, x, y, g) with acc[z][v] the NV results of the points (x, y, z) of group g.
 // A read-modify-write of global memory can then issue all its loads before its first
@@ -185,7 +197,11 @@ __device__ __forceinline__ void for_each_input(Step step)
 //
 // G groups (patches or cells) share the thread block, T threads each; group g's tensors
 // lie S elements after group 0's, so `ins` and the offsets given to `store` refer to
-// group 0's buffers. Thread layout (paper Fig. 5, 2D structure): a thread owns one (x, y)
+// group 0's buffers. In and Out (TensorMap) place the elements of the input and output
+// tensors; by default x fastest with their own extents and groups S apart, as described
+// here (the smoother's tuned layouts give each tensor its own strides, patch_layout.hpp).
+// Swap: the second free coordinate runs fastest over a group's threads (the plane's y
+// before x; in contract_lines z before the line's other free coordinate). Thread layout (paper Fig. 5, 2D structure): a thread owns one (x, y)
 // point of one group's output plane and walks the whole z column, accumulating in
 // registers. Compact layout: point p of the plane of group g is taken by thread
 // g T + p (the active threads of a group are a prefix of its threads), or with Packed by
@@ -199,27 +215,30 @@ __device__ __forceinline__ void for_each_input(Step step)
 // coordinates, and direction 0 computed transposed as in Listing 1.
 //
 // store(acc, x, y, z, o, g) receives the NV results of point (x, y, z) of group g and
-// its offset o in the output tensor (group 0's buffer, including g S). A ColumnStore
+// its offset o in the output tensor (from group 0's buffer: Out::at(g, x, y, z)). A ColumnStore
 // receives the thread's whole z column instead. The z loop is
 // fully unrolled (register accumulators), the k loop for small sizes; for dir < 2 the
 // matrix entries are loaded once per k for all z, for dir == 2 the input entry is. With
 // InPlace the results are stored only after a __syncthreads(), so out may alias the
 // inputs. Every thread of the block must call this (it may synchronize).
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, int T, bool InPlace, int G, int S, bool Packed,
-          bool Band, typename Number, typename Body, typename Store>
+          bool Band, typename In, typename Out, bool Swap, typename Number, typename Body, typename Store>
 __device__ __forceinline__ void contract_lines(int tid, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
                                                Store store);
 
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, bool Padded, int N, int T, bool InPlace,
-          int G = 1, int S = 0, bool Packed = false, bool Lines = false, bool Band = false, typename Number, typename Body,
-          typename Store>
+          int G = 1, int S = 0, bool Packed = false, bool Lines = false, bool Band = false,
+          typename In = FrameMap<Padded, N, E0, E1, S>,
+          typename Out = FrameMap<Padded, N, dir == 0 ? NR : E0, dir == 1 ? NR : E1, S>, bool Swap = false, typename Number,
+          typename Body, typename Store>
 __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
                                          Store store)
 {
   if constexpr (Lines && !Padded && dir < 2) {
-    contract_lines<dir, E0, E1, E2, NR, NM, NI, NV, T, InPlace, G, S, Packed, Band>(tid, mats, ins, body, store);
+    contract_lines<dir, E0, E1, E2, NR, NM, NI, NV, T, InPlace, G, S, Packed, Band, In, Out, Swap>(tid, mats, ins, body, store);
     return;
   }
+  static_assert(!Swap || !(Padded || Packed), "contract: Swap applies to the per-group thread map");
   constexpr int O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1, O2 = dir == 2 ? NR : E2;
   constexpr int NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2);
   // Rounds: a plane larger than the thread group is covered in ceil(plane / T) passes.
@@ -244,11 +263,10 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
     } else {
       g = G == 1 ? 0 : tid / T;
       const int t = (G == 1 ? tid : tid % T) + round * T;
-      x = t % O0;
-      y = t / O0;
+      x = Swap ? t / O1 : t % O0;
+      y = Swap ? t % O1 : t / O0;
       active = t < O0 * O1;
     }
-    const int shift = g * S;
     Number acc[O2][NV];
 #pragma unroll
     for (int z = 0; z < O2; ++z)
@@ -263,12 +281,12 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
         for (int j = 0; j < NM; ++j) mv[j] = mats[j][row * NE + k];
       } else {
 #pragma unroll
-        for (int j = 0; j < NI; ++j) iv[j] = ins[j][shift + tidx<Padded, N, E0, E1>(x, y, k)];
+        for (int j = 0; j < NI; ++j) iv[j] = ins[j][In::at(g, x, y, k)];
       }
 #pragma unroll
       for (int z = decltype(z0)::value; z < decltype(z1)::value; ++z) {
         if (dir < 2) {
-          const int src = shift + (dir == 0 ? tidx<Padded, N, E0, E1>(k, y, z) : tidx<Padded, N, E0, E1>(x, k, z));
+          const int src = dir == 0 ? In::at(g, k, y, z) : In::at(g, x, k, z);
 #pragma unroll
           for (int j = 0; j < NI; ++j) iv[j] = ins[j][src];
         } else {
@@ -289,7 +307,7 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
       if constexpr (is_column_store<Store>::value) store.column(acc, x, y, g);
       else {
 #pragma unroll
-        for (int z = 0; z < O2; ++z) store(acc[z], x, y, z, shift + tidx<Padded, N, O0, O1>(x, y, z), g);
+        for (int z = 0; z < O2; ++z) store(acc[z], x, y, z, Out::at(g, x, y, z), g);
       }
     }
   };
@@ -314,17 +332,19 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
 // NR x (extent of a) x b) lie below their inputs (offsets from NE x (extent of a) x b),
 // while lines with the same b differ in a, which no offset mixes up.
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, int T, bool InPlace, int G, int S, bool Packed,
-          bool Band, typename Number, typename Body, typename Store>
+          bool Band, typename In, typename Out, bool Swap, typename Number, typename Body, typename Store>
 __device__ __forceinline__ void contract_lines(int tid, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
                                                Store store)
 {
-  constexpr int O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1;
-  constexpr int NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2);
-  constexpr int L = dir == 0 ? E1 * E2 : (dir == 1 ? E0 * E2 : E0 * E1); // lines per group
+  static_assert(dir < 2, "contract_lines: x or y lines");
+  constexpr int NE = dir == 0 ? E0 : E1, EA = dir == 0 ? E1 : E0; // line length, extent of the first free coordinate
+  constexpr int L = EA * E2;                                       // lines per group
   constexpr int R = Packed ? (G * L + G * T - 1) / (G * T) : (L + T - 1) / T;
-  static_assert(!InPlace || R == 1 || NR <= NE, "contract_lines: in-place rounds would overwrite later inputs");
-  // element strides along the line in the input and the output tensor
-  constexpr int in_step = dir == 0 ? 1 : (dir == 1 ? E0 : E0 * E1), out_step = dir == 0 ? 1 : (dir == 1 ? O0 : O0 * O1);
+  static_assert(!InPlace || R == 1 || (NR <= NE && std::is_same_v<In, FrameMap<false, 0, E0, E1, S>> &&
+                                       std::is_same_v<Out, FrameMap<false, 0, dir == 0 ? NR : E0, dir == 1 ? NR : E1, S>>),
+                "contract_lines: in-place rounds would overwrite later inputs");
+  static_assert(!Swap || !Packed, "contract_lines: Swap applies to the per-group thread map");
+  constexpr int in_step = In::stride(dir), out_step = Out::stride(dir); // along the line
   auto pass = [&](int round) {
     int g, l;
     bool active;
@@ -338,11 +358,11 @@ __device__ __forceinline__ void contract_lines(int tid, const Number *const (&ma
       l = (G == 1 ? tid : tid % T) + round * T;
       active = l < L;
     }
-    // free coordinates (a, b) of the line and its first input and output offsets
-    const int a = dir == 0 ? l % E1 : l % E0, b = dir == 0 ? l / E1 : l / E0;
-    const int shift = g * S;
-    const int in0 = shift + (dir == 0 ? E0 * l : (dir == 1 ? a + E0 * E1 * b : l));
-    const int out0 = shift + (dir == 0 ? NR * l : (dir == 1 ? a + O0 * NR * b : l));
+    // free coordinates (a, b) of the line (a: y for x lines, x for y lines; b: z) and its
+    // first input and output offsets
+    const int a = Swap ? l / E2 : l % EA, b = Swap ? l % E2 : l / EA;
+    const int in0 = dir == 0 ? In::at(g, 0, a, b) : In::at(g, a, 0, b);
+    const int out0 = dir == 0 ? Out::at(g, 0, a, b) : Out::at(g, a, 0, b);
     Number acc[NR][NV];
 #pragma unroll
     for (int r = 0; r < NR; ++r)
@@ -363,8 +383,7 @@ __device__ __forceinline__ void contract_lines(int tid, const Number *const (&ma
     if (active) {
 #pragma unroll
       for (int r = 0; r < NR; ++r) {
-        const int x = dir == 0 ? r : a, y = dir == 1 ? r : (dir == 0 ? a : b), z = dir == 2 ? r : b;
-        store(acc[r], x, y, z, out0 + r * out_step, g);
+        store(acc[r], dir == 0 ? r : a, dir == 1 ? r : a, b, out0 + r * out_step, g);
       }
     }
   };

@@ -5,6 +5,7 @@
 // instantiation files; patch_smoother.cu dispatches to launch_patch<dim, k, Number>.
 #pragma once
 #include "common.cuh"
+#include "patch_layout.hpp"
 #include "tuning.hpp"
 
 namespace vpatch {
@@ -32,9 +33,10 @@ struct LaunchMatrices {
 };
 
 // Shared-memory plan of one patch. n = 2k+1 closure points, m = 2k-1 interior points per
-// direction. Buffer A holds the closure x (n^d), later the residual and the odd FDM
-// stages; buffer B holds M_0 x and K_0 x (m n^{d-1} each, compact) and later the even FDM
-// stages. Padded (Basic): every tensor in an n^d frame, B = 2 n^d.
+// direction. Default layout (patch_layout.hpp): buffer A holds the closure x (n^d), later
+// the residual and the odd FDM stages; buffer B holds M_0 x and K_0 x (m n^{d-1} each,
+// compact) and later the even FDM stages. Padded (Basic): every tensor in an n^d frame,
+// B = 2 n^d. 3D k = 3 (Fused): a tuned layout, one placement per tensor.
 template <int dim, int k, typename Number, SmootherKernel V>
 struct PatchPlan {
   static constexpr int n = 2 * k + 1, m = 2 * k - 1;
@@ -59,15 +61,21 @@ struct PatchPlan {
   // stride congruent to the threads per patch (packed: the points of an m x m plane)
   static constexpr int per_patch = pad ? bank_stride(unpadded, packed ? m * m : T) : unpadded;
   static constexpr int mats = 2 * m * n + 2 * m * m + m;
-  // After the tensors: the closure-corner index of each patch of the block (-1: no patch).
-  static constexpr std::size_t corners = (sizeof(Number) * (std::size_t)(mats + P * per_patch) + 7) / 8 * 8;
-  static constexpr std::size_t smem = corners + sizeof(long) * P;
   static constexpr bool async = async_gathers(dim, k); // cp.async input gathers
   static constexpr bool launch_mats = !padded && launch_matrices(dim, k, sizeof(Number) == 8);
   static constexpr int launch_size = 2 * m * n + 2 * m * m;
   // x and y contractions with one thread per line too (common.cuh, contract_lines)
   static constexpr bool lines = launch_mats && line_contractions(dim, k, sizeof(Number) == 8);
   using Matrices = LaunchMatrices<Number, launch_mats ? launch_size : 1>;
+  // where each stage's tensor lies (after the matrices), and the thread map of each stage
+  static constexpr PatchLayout layout = tuned_patch_layout(dim, k, T, P, V == SmootherKernel::Fused && lines)
+                                          ? tuned_patch_layout_3d_k3()
+                                          : default_patch_layout(n, m, padded, sizeA, halfB, per_patch, P);
+  template <int tensor>
+  using Map = TensorMap<layout.t[tensor].sx, layout.t[tensor].sy, layout.t[tensor].sz, layout.t[tensor].ps>;
+  // After the tensors: the closure-corner index of each patch of the block (-1: no patch).
+  static constexpr std::size_t corners = (sizeof(Number) * (std::size_t)(mats + layout.size) + 7) / 8 * 8;
+  static constexpr std::size_t smem = corners + sizeof(long) * P;
 };
 
 template <int dim, int k, typename Number, SmootherKernel V>
@@ -78,6 +86,16 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   using Plan = PatchPlan<dim, k, Number, V>;
   constexpr int n = Plan::n, m = Plan::m, T = Plan::T, nz = Plan::nz, mz = Plan::mz, P = Plan::P, PS = Plan::per_patch;
   constexpr bool Pd = Plan::padded, Pk = Plan::packed, boundary_variant = V == SmootherKernel::Boundary;
+  constexpr PatchLayout lay = Plan::layout;
+  using MapX = typename Plan::template Map<Closure>;
+  using MapAC = typename Plan::template Map<MassStiffnessX>;
+  using MapUV = typename Plan::template Map<MassStiffnessY>;
+  using MapR = typename Plan::template Map<Residual>;
+  using MapS0 = typename Plan::template Map<Solve0>;
+  using MapS1 = typename Plan::template Map<Solve0 + 1>;
+  using MapS2 = typename Plan::template Map<Solve0 + 2>;
+  using MapS3 = typename Plan::template Map<Solve0 + 3>;
+  using MapS4 = typename Plan::template Map<Solve0 + 4>;
   Number *sm = shared_base<Number>();
   Number *Mr = sm, *Kr = Mr + m * n, *S = Kr + m * n, *St = S + m * m, *lam = St + m * m;
   // The matrices of the z contractions (uniform entries): launch constants or shared memory;
@@ -92,9 +110,17 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   constexpr bool Ln = Plan::lines;
   const Number *Mx = Ln ? Mz : Mr, *Kx = Ln ? Kz : Kr, *Sx = Ln ? Sz : S, *Stx = Ln ? Stz : St;
   const int tid = threadIdx.x, pib = tid / T, t = tid % T;
-  // Buffers of patch 0 (the contractions address patch g at + g PS) and of this thread's patch.
-  Number *A0 = sm + Plan::mats, *B00 = A0 + Plan::sizeA, *B10 = B00 + Plan::halfB;
-  Number *A = A0 + pib * PS, *B0 = B00 + pib * PS, *B1 = B10 + pib * PS;
+  // The stage tensors of patch 0 (the contractions address patch g through the maps).
+  Number *const buf = sm + Plan::mats;
+  Number *const X0 = buf + lay.t[Closure].base, *const a0 = buf + lay.t[MassStiffnessX].base,
+                *const c0 = a0 + lay.t[MassStiffnessX].pair, *const u0 = buf + lay.t[MassStiffnessY].base,
+                *const v0 = u0 + lay.t[MassStiffnessY].pair, *const r0 = buf + lay.t[Residual].base;
+  Number *const s0 = buf + lay.t[Solve0].base, *const s1 = buf + lay.t[Solve0 + 1].base, *const s2 = buf + lay.t[Solve0 + 2].base,
+                *const s3 = buf + lay.t[Solve0 + 3].base, *const s4 = buf + lay.t[Solve0 + 4].base;
+  static_assert(lay.t[Closure].sx == 1 && lay.t[Closure].sy == n && lay.t[Closure].sz == n * n,
+                "patch_kernel: gather_box fills the closure x fastest in an n^d box");
+  static_assert(!boundary_variant || std::is_same_v<MapAC, FrameMap<Pd, n, m, n, PS>>,
+                "patch_kernel: the Boundary residual writes a, c in the default layout");
   long *corner = reinterpret_cast<long *>(reinterpret_cast<unsigned char *>(sm) + Plan::corners);
 
   for (int i = tid; i < m * n; i += blockDim.x) {
@@ -126,13 +152,12 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     if constexpr (Pk) return corner[g];
     else return valid ? base : -1;
   };
-  auto at = [&](int x, int y, int z) { return tidx<Pd, n, m, m>(x, y, z); }; // interior tensors
 
   if (!a.given) {
     // Closure values, zero on the domain boundary (Boundary: x_I is never read). Only a
     // closure that reaches the boundary tests its points.
     const bool reaches = box.on_boundary(i0, j0, l0) || box.on_boundary(i0 + n - 1, j0 + n - 1, dim == 3 ? l0 + n - 1 : 0);
-    gather_box<Plan::async, n, n, nz, T>(t, A, a.x, base, gy, gz, [&](int xa, int yb) { // (compact == padded layout)
+    gather_box<Plan::async, n, n, nz, T>(t, X0 + MapX::at(pib, 0, 0, 0), a.x, base, gy, gz, [&](int xa, int yb) { // (compact == padded layout)
       const bool inner_xy = xa > 0 && xa < n - 1 && yb > 0 && yb < n - 1;
       const bool load_xy = valid && !(reaches && (box.on_boundary_1d(i0 + xa) || box.on_boundary_1d(j0 + yb)));
       return [&, inner_xy, load_xy](int zc) {
@@ -144,11 +169,13 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     // a = M_0 x, c = K_0 x: (m, n, nz) each. The residual contractions pass Band: the
     // patch rows vanish between cells, and where contract() unrolls the rows (by lines,
     // along z) it skips those entries (common.cuh, for_each_input).
-    auto st_ac = [&](const Number *acc, int, int, int, int o, int) { B00[o] = acc[0]; B10[o] = acc[1]; };
+    auto st_ac = [&](const Number *acc, int, int, int, int o, int) { a0[o] = acc[0]; c0[o] = acc[1]; };
     if (boundary_variant) {
       // x is zero inside the closure: lines (y, z) interior in both have only the two end
       // points nonzero (paper eq. 4.1/4.2, A^{IB} terms with M_0^{IB}, A_0^{IB}).
       constexpr int rounds = (m * n + T - 1) / T; // m x n lines over T threads (two with (2k-1)^2)
+      const Number *const X = X0 + MapX::at(pib, 0, 0, 0);
+      Number *const ap = a0 + MapAC::at(pib, 0, 0, 0), *const cp = c0 + MapAC::at(pib, 0, 0, 0);
 #pragma unroll
       for (int r = 0; r < rounds; ++r) {
         const int tt = t + r * T;
@@ -156,7 +183,7 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
         const int xo = tt % m, y = tt / m;
 #pragma unroll
         for (int z = 0; z < nz; ++z) {
-          const Number *line = A + (z * n + y) * n;
+          const Number *line = X + MapX::at(0, 0, y, z);
           Number sa = 0, sc = 0;
           const bool face = y == 0 || y == n - 1 || (dim == 3 && (z == 0 || z == n - 1));
           if (face) {
@@ -169,14 +196,14 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
             sa = Mr[xo * n] * line[0] + Mr[xo * n + n - 1] * line[n - 1];
             sc = Kr[xo * n] * line[0] + Kr[xo * n + n - 1] * line[n - 1];
           }
-          const int o = (z * n + y) * m + xo;
-          B0[o] = sa;
-          B1[o] = sc;
+          const int o = MapAC::at(0, xo, y, z);
+          ap[o] = sa;
+          cp[o] = sc;
         }
       }
     } else {
-      contract<0, n, n, nz, m, 2, 1, 2, Pd, n, T, false, P, PS, Pk, Ln, true>(
-        tid, {Mx, Kx}, {A0}, [](Number *acc, const Number *mv, const Number *iv) {
+      contract<0, n, n, nz, m, 2, 1, 2, Pd, n, T, false, P, PS, Pk, Ln, true, MapX, MapAC, lay.swap[ResidualX]>(
+        tid, {Mx, Kx}, {X0}, [](Number *acc, const Number *mv, const Number *iv) {
           acc[0] += mv[0] * iv[0];
           acc[1] += mv[1] * iv[0];
         }, st_ac);
@@ -189,27 +216,28 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     };
     if constexpr (dim == 2) {
       // r = rhs_I - M_1 c - K_1 a
-      contract<1, m, n, 1, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk, false, true>(
-        tid, {Mr, Kr}, {B10, B00}, SumOfTwo<Plan::chained>{},
-        [&](const Number *acc, int x, int y, int z, int o, int g) { A0[o] = rhs_at(g, x, y, z) - acc[0]; });
+      contract<1, m, n, 1, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk, false, true, MapAC, MapR, lay.swap[ResidualY]>(
+        tid, {Mr, Kr}, {c0, a0}, SumOfTwo<Plan::chained>{},
+        [&](const Number *acc, int x, int y, int z, int o, int g) { r0[o] = rhs_at(g, x, y, z) - acc[0]; });
     } else {
-      // u = M_1 c + K_1 a, v = M_1 a: (m, m, n), in place over a, c.
-      contract<1, m, n, nz, m, 2, 2, 2, Pd, n, T, true, P, PS, Pk, Ln, true>(
-        tid, {Mx, Kx}, {B10, B00}, SumOfTwoAndMass<Plan::chained>{},
-        [&](const Number *acc, int, int, int, int o, int) { B00[o] = acc[0]; B10[o] = acc[1]; });
+      // u = M_1 c + K_1 a, v = M_1 a: (m, m, n), in place over a, c (default layout).
+      contract<1, m, n, nz, m, 2, 2, 2, Pd, n, T, lay.uv_in_place, P, PS, Pk, Ln, true, MapAC, MapUV, lay.swap[ResidualY]>(
+        tid, {Mx, Kx}, {c0, a0}, SumOfTwoAndMass<Plan::chained>{},
+        [&](const Number *acc, int, int, int, int o, int) { u0[o] = acc[0]; v0[o] = acc[1]; });
       __syncthreads();
       // r = rhs_I - M_2 u - K_2 v
-      contract<2, m, m, nz, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk, false, true>(
-        tid, {Mz, Kz}, {B00, B10}, SumOfTwo<Plan::chained>{},
-        [&](const Number *acc, int x, int y, int z, int o, int g) { A0[o] = rhs_at(g, x, y, z) - acc[0]; });
+      contract<2, m, m, nz, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk, false, true, MapUV, MapR, lay.swap[ResidualZ]>(
+        tid, {Mz, Kz}, {u0, v0}, SumOfTwo<Plan::chained>{},
+        [&](const Number *acc, int x, int y, int z, int o, int g) { r0[o] = rhs_at(g, x, y, z) - acc[0]; });
     }
   } else {
     // Given residual: r = rhs_I.
+    Number *const r = r0 + MapR::at(pib, 0, 0, 0);
     for (int p = t; p < m * m; p += T) { // a point (x, y) of the interior plane and its z column
       const int xa = p % m, yb = p / m;
       const long src = base + (xa + 1) * gx + (yb + 1) * gy + (dim == 3 ? gz : 0);
 #pragma unroll
-      for (int zc = 0; zc < mz; ++zc) copy_or_zero<Plan::async>(A + at(xa, yb, zc), a.rhs, src + zc * gz, valid);
+      for (int zc = 0; zc < mz; ++zc) copy_or_zero<Plan::async>(r + MapR::at(0, xa, yb, zc), a.rhs, src + zc * gz, valid);
     }
     wait_copies<Plan::async>();
   }
@@ -239,12 +267,12 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
 
   if (a.dense) {
     constexpr int N = m * m * mz;
-    const Number *D = a.p.dense_inverse;
+    const Number *D = a.p.dense_inverse, *r = r0 + MapR::at(pib, 0, 0, 0);
     for (int i = t; i < N; i += T) {
       Number s = 0;
       for (int j = 0; j < N; ++j) {
         const int ja = j % m, jb = (j / m) % m, jc = j / (m * m);
-        s += D[(long)i * N + j] * A[at(ja, jb, jc)];
+        s += D[(long)i * N + j] * r[MapR::at(0, ja, jb, jc)];
       }
       const Number d[1][1] = {{s}};
       write_column(pib, i % m, (i / m) % m, i / (m * m), d);
@@ -261,24 +289,27 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     };
   };
   const ColumnStore final_write{[&](const auto &acc, int x, int y, int g) { write_column(g, x, y, 0, acc); }};
-  contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln>(tid, {Stx}, {A0}, one, to(B00));
+  constexpr int F = SolveStage0; // the local solve's stages: S^T x, S^T y, [S^T z,] S x, [S y,] last
+  contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapR, MapS0, lay.swap[F]>(tid, {Stx}, {r0}, one, to(s0));
   __syncthreads();
   if constexpr (dim == 2) {
-    contract<1, m, m, 1, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {St}, {B00}, one, divide_to(A0));
+    contract<1, m, m, 1, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, false, false, MapS0, MapS1>(tid, {St}, {s0}, one, divide_to(s1));
     __syncthreads();
-    contract<0, m, m, 1, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {S}, {A0}, one, to(B00));
+    contract<0, m, m, 1, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, false, false, MapS1, MapS2>(tid, {S}, {s1}, one, to(s2));
     __syncthreads();
-    contract<1, m, m, 1, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {S}, {B00}, one, final_write);
+    contract<1, m, m, 1, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, false, false, MapS2>(tid, {S}, {s2}, one, final_write);
   } else {
-    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln>(tid, {Stx}, {B00}, one, to(A0));
+    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapS0, MapS1, lay.swap[F + 1]>(tid, {Stx}, {s0}, one, to(s1));
     __syncthreads();
-    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {Stz}, {A0}, one, divide_to(B00));
+    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, false, false, MapS1, MapS2, lay.swap[F + 2]>(tid, {Stz}, {s1}, one,
+                                                                                                              divide_to(s2));
     __syncthreads();
-    contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln>(tid, {Sx}, {B00}, one, to(A0));
+    contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapS2, MapS3, lay.swap[F + 3]>(tid, {Sx}, {s2}, one, to(s3));
     __syncthreads();
-    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln>(tid, {Sx}, {A0}, one, to(B00));
+    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapS3, MapS4, lay.swap[F + 4]>(tid, {Sx}, {s3}, one, to(s4));
     __syncthreads();
-    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk>(tid, {Sz}, {B00}, one, final_write);
+    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, false, false, MapS4, MapS4, lay.swap[F + 5]>(tid, {Sz}, {s4}, one,
+                                                                                                             final_write);
   }
 }
 
