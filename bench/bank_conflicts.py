@@ -1,119 +1,256 @@
 #!/usr/bin/env python3
-"""Shared-memory bank conflicts of the 3D k = 3 float smoother (Fused), simulated.
+"""Shared-memory bank conflicts of the 3D smoother kernel (patch_kernel, Fused, k = 2..4 with
+contractions by lines), simulated; and a search for tensor layouts without them.
 
-For every stage of patch_kernel<3, 3, float, Fused> (src/cuda/patch_smoother_impl.cuh:
-closure gather, the residual contractions in x and y by lines and in z as a plane walk,
-the six fast-diagonalization contractions) it replays the shared-memory word addresses
-that each thread of a block touches per load/store instruction, groups them into warps of
-32 lanes and counts wavefronts as the hardware does for 4-byte accesses: per instruction,
-the largest number of distinct words that fall on one of the 32 banks. Printed per stage:
-wavefronts / ideal (1.00 = conflict-free) and the total over one patch's instructions.
+The kernel runs ten stages per patch: the closure gather, the residual's x and y contractions
+by lines and its z contraction as a plane walk, and the local solve's six contractions (x, y
+by lines, z as a plane walk, twice). Each stage reads one tensor and writes the next (a | c
+and u | v are pairs of tensors). A tensor's placement (src/cuda/patch_layout.hpp) is its
+element strides (sx, sy, sz) and the distance ps between the tensors of consecutive patches
+of a block; a stage's thread map puts its two free coordinates on the threads of a patch,
+one of them fastest (Swap). For every load and store instruction of a stage this replays
+the shared-memory words of the block's warps and counts wavefronts as the hardware does:
+4-byte words per warp, the largest number of distinct words on one of the 32 banks; 8-byte
+words per half warp, on 16 bank pairs. (It reproduces the per-instruction ratios Nsight
+Compute measured for the compact layout at k = 3: 2.00 for the line stages, 1.00 for the
+plane stages.)
 
-It reproduces the per-instruction ratios that Nsight Compute measured on the H200 for the
-shipped layout (tenth session, bench/NOTES.md): 2.00 for the line contractions (1.75 for
-the residual's y-line stores), 1.00 for the plane stages. (ncu also reports 2 wavefronts per
-closure cp.async, which this model of plain stores does not.) Use it to try layouts before
-spending GPU time:  bench/bank_conflicts.py [--threads T] [--patches P] [--stride-factor F]
-[--pad-z W]  (T threads per patch, P patches per block, patch stride congruent to F T mod 32,
-z strides of the (m, n, n) and (m, m, n) tensors rounded up to W mod 32; defaults: the
-shipped 25, 5, 1, none).
+  bench/bank_conflicts.py --degree 3 --precision float            # score the compact default
+                                                                   # and the shipped layout
+  bench/bank_conflicts.py --degree 3 --precision both --search     # search (float + double)
+
+The search gives every tensor the strides and patch stride (mod 32: the padding of its
+rows, planes and patch records) and every stage the thread map that minimize the block's
+wavefronts, with the stages alternating between two buffers (no in-place stage) whose total
+must keep the block count per SM (--blocks; default: the kernel's occupancy) within the
+228 KiB of shared memory per SM. It prints the layout as patch_layout.hpp spells it.
 """
 import argparse
-import math
+import functools
+import itertools
 
-k, n, m = 3, 7, 5
+# Launch shapes of the 3D smoother, as src/cuda/tuning.hpp sets them: threads per patch,
+# patches per block, packed thread numbering, and blocks per SM to keep (the min-blocks hint,
+# or the thread limit where there is none).
+SHAPES = {(2, 'float'): (15, 8, True, 16), (2, 'double'): (15, 8, True, 12),
+          (3, 'float'): (25, 5, False, 12), (3, 'double'): (25, 5, False, 6),
+          (4, 'float'): (63, 2, True, 12), (4, 'double'): (63, 1, False, 10)}
+# The layout shipped in src/cuda/patch_layout.hpp (tensor: (sx, sy, sz, ps); stage swaps).
+SHIPPED = {3: ({'X': (1, 7, 49, 345), 'AC': (1, 35, 5, 509), 'UV': (1, 37, 5, 377), 'R': (1, 5, 33, 185),
+                'S0': (5, 37, 1, 185), 'S1': (5, 1, 33, 185), 'S2': (5, 1, 37, 185), 'S3': (1, 33, 5, 185),
+                'S4': (1, 5, 37, 185)}, (0, 1, 0, 0, 1, 1, 1, 0, 0, 0))}
+TENSORS = ['X', 'AC', 'UV', 'R', 'S0', 'S1', 'S2', 'S3', 'S4']
+STAGES = ['gather', 'residual x', 'residual y', 'residual z', 'solve x', 'solve y', 'solve z', 'solve x', 'solve y', 'solve z']
 
 
-def bank_stride(size, lanes):
-    return size + ((lanes - size) % 32 + 32) % 32
+class Kernel:
+    def __init__(self, k, precision):
+        self.k, self.n, self.m = k, 2 * k + 1, 2 * k - 1
+        self.T, self.P, self.packed, self.blocks = SHAPES[(k, precision)]
+        self.word = 8 if precision == 'double' else 4
+        self.lanes = 16 if self.word == 8 else 32  # lanes per wavefront group, banks (pairs)
+        n, m = self.n, self.m
+        self.ext = {'X': (n, n, n), 'AC': (m, n, n), 'UV': (m, m, n), 'R': (m, m, m)}
+        for s in range(5):
+            self.ext['S%d' % s] = (m, m, m)
+        self.pair = {'AC': 2, 'UV': 2}
+        # stage: kind (gather, plane or lines along dir), free coordinates, their extents, input
+        # tensor and loads per thread and round, output tensor and stores per thread and round
+        self.stages = [('gather', (0, 1), (n, n), None, 0, 'X', n),
+                       ('lines', (1, 2), (n, n), 'X', n, 'AC', 2 * m),
+                       ('lines', (0, 2), (m, n), 'AC', 2 * n, 'UV', 2 * m),
+                       ('plane', (0, 1), (m, m), 'UV', 2 * n, 'R', m),
+                       ('lines', (1, 2), (m, m), 'R', m, 'S0', m),
+                       ('lines', (0, 2), (m, m), 'S0', m, 'S1', m),
+                       ('plane', (0, 1), (m, m), 'S1', m, 'S2', m),
+                       ('lines', (1, 2), (m, m), 'S2', m, 'S3', m),
+                       ('lines', (0, 2), (m, m), 'S3', m, 'S4', m),
+                       ('plane', (0, 1), (m, m), 'S4', m, None, 0)]
+        mats = 2 * m * n + 2 * m * m + m
+        per_sm = 228 * 1024 // self.blocks - 1024 - 8 * self.P - 8  # bytes a block may use
+        self.budget = per_sm // self.word - mats  # elements for the tensors
 
+    def thread_maps(self, kind, U, W, swap):
+        """Per round, per thread of the block: (patch, u, w) or None."""
+        T, P = self.T, self.P
+        L = U * W
+        if kind == 'gather' or not self.packed:
+            rounds = (L + T - 1) // T
+            groups = lambda tau, r: (tau // T, tau % T + r * T)
+        else:
+            rounds = (P * L + P * T - 1) // (P * T)
+            groups = lambda tau, r: divmod(tau + r * P * T, L)
+        maps = []
+        for r in range(rounds):
+            row = []
+            for tau in range(T * P):
+                g, l = groups(tau, r)
+                if g >= P or l >= L:
+                    row.append(None)
+                else:
+                    row.append((g, l // W, l % W) if swap else (g, l % U, l // U))
+            maps.append(row)
+        return maps
 
-def pad(stride, w):
-    return stride if w is None else stride + ((w - stride) % 32 + 32) % 32
-
-
-def simulate(T, P, factor, padz):
-    zs_mnn = pad(m * n, padz)  # z stride of the (m, n, n) tensors: M0 x, K0 x
-    zs_mmn = pad(m * m, padz)  # z stride of the (m, m, n) tensors: u, v
-    size = n ** 3 + 2 * n * zs_mnn
-    PS = bank_stride(size, factor * T)
-    threads = T * P
-
-    def lines(L, in0, in_step, NE, out0, out_step, NR):
-        rounds = (L + T - 1) // T
-        def access(start, step, count):
-            def f(g, t):
-                out = []
-                for r in range(rounds):
-                    l = t + r * T
-                    out += [g * PS + start(l) + i * step if l < L else None for i in range(count)]
-                return out
-            return f
-        return access(in0, in_step, NE), access(out0, out_step, NR)
-
-    def plane(zstride, count, points=m * m, width=m):
-        def f(g, t):
-            if t >= points:
-                return [None] * count
-            return [g * PS + (t % width) + width * (t // width) + zstride * i for i in range(count)]
-        return f
-
-    def gather(g, t):
-        out = []
-        for r in range((n * n + T - 1) // T):
-            p = t + r * T
-            out += [g * PS + p + n * n * z if p < n * n else None for z in range(n)]
-        return out
-
-    st = {'closure gather (stores)': gather}
-    st['residual x: read'], st['residual x: write'] = lines(n * n, lambda l: n * l, 1, n, lambda l: m * l, 1, m)
-    st['residual y: read'], st['residual y: write'] = lines(m * n, lambda l: l % m + zs_mnn * (l // m), m, n,
-                                                            lambda l: l % m + zs_mmn * (l // m), m, m)
-    st['residual z: read'] = plane(zs_mmn, n)
-    st['residual z: write'] = plane(m * m, m)
-    st['solve x: read'], st['solve x: write'] = lines(m * m, lambda l: m * l, 1, m, lambda l: m * l, 1, m)
-    st['solve y: read'], st['solve y: write'] = lines(m * m, lambda l: l % m + m * m * (l // m), m, m,
-                                                      lambda l: l % m + m * m * (l // m), m, m)
-    st['solve z: read'] = plane(m * m, m)
-    st['solve z: write'] = plane(m * m, m)
-    # stages that run twice per patch (S^T and S) count twice in the total
-    twice = {'solve x: read', 'solve x: write', 'solve y: read', 'solve y: write'}
-
-    total = ideal_total = 0
-    rows = []
-    for name, fn in st.items():
-        per = {tid: fn(tid // T, tid % T) for tid in range(threads)}
-        ninstr = max(len(v) for v in per.values())
-        wf = ideal = 0
-        for w in range((threads + 31) // 32):
-            for i in range(ninstr):
-                words = {per[t][i] for t in range(32 * w, min(32 * w + 32, threads)) if per[t][i] is not None}
-                if not words:
-                    continue
+    @functools.lru_cache(maxsize=None)
+    def wavefronts(self, kind, U, W, swap, su, sw, ps):
+        """Wavefronts of one load or store of a stage: su, sw, ps mod 32 (banks)."""
+        B, total = self.lanes, 0
+        for row in self.thread_maps(kind, U, W, swap):
+            for w0 in range(0, len(row), B):
                 banks = {}
-                for a in words:
-                    banks.setdefault(a % 32, set()).add(a)
-                wf += max(len(s) for s in banks.values())
-                ideal += math.ceil(len(words) / 32)
-        times = 2 if name in twice else 1
-        total += times * wf
-        ideal_total += times * ideal
-        rows.append((name, wf / ideal))
-    return PS, rows, total / P, ideal_total / P
+                for e in row[w0:w0 + B]:
+                    if e is not None:
+                        b = (e[0] * ps + e[1] * su + e[2] * sw) % B
+                        banks[b] = banks.get(b, 0) + 1
+                total += max(banks.values(), default=0)
+        return total
+
+    def access(self, stage, st, ps, swap, role):
+        kind, axes, UW, tin, nin, tout, nout = self.stages[stage]
+        count = nin if role == 'read' else nout
+        return count * self.wavefronts(kind, UW[0], UW[1], swap, st[axes[0]] % 32, st[axes[1]] % 32, ps % 32)
+
+    def ideal(self):
+        total = 0
+        for s, (kind, axes, UW, tin, nin, tout, nout) in enumerate(self.stages):
+            for row in self.thread_maps(kind, UW[0], UW[1], False):
+                for w0 in range(0, len(row), 32):
+                    active = sum(e is not None for e in row[w0:w0 + 32])
+                    if active:
+                        total += (nin + nout) * ((active * self.word + 127) // 128)
+        return total
+
+    def tensor_size(self, t, st):
+        e = self.ext[t]
+        return (sum(st[d] * (e[d] - 1) for d in range(3)) + 1) * self.pair.get(t, 1)
+
+    def writer_reader(self, t):
+        w = next(i for i, s in enumerate(self.stages) if s[5] == t)
+        r = next(i for i, s in enumerate(self.stages) if s[3] == t)
+        return w, r
+
+    def score(self, layout, swaps):
+        """Wavefronts per block of every stage's loads and stores, and per tensor."""
+        per = {}
+        for t in TENSORS:
+            sx, sy, sz, ps = layout[t]
+            w, r = self.writer_reader(t)
+            per[t] = (self.access(w, (sx, sy, sz), ps, swaps[w], 'write'), self.access(r, (sx, sy, sz), ps, swaps[r], 'read'))
+        return per
+
+    def default_layout(self):
+        n, m = self.n, self.m
+        size = n ** 3 + 2 * m * n * n
+        ps = size
+        if self.k == 3:  # pad_patch_stride: congruent to T mod 32
+            ps = size + ((self.T - size) % 32 + 32) % 32
+        lay = {'X': (1, n, n * n, ps), 'AC': (1, m, m * n, ps), 'UV': (1, m, m * m, ps)}
+        for t in ['R', 'S0', 'S1', 'S2', 'S3', 'S4']:
+            lay[t] = (1, m, m * m, ps)
+        return lay, (0,) * 10
+
+    def candidates(self, t):
+        """Layouts of tensor t: the fastest dimension stride 1, the others padded by 0..31."""
+        e = self.ext[t]
+        for order in itertools.permutations(range(3)):
+            f, mid, slow = order
+            for p1 in range(32):
+                for p2 in range(32):
+                    st = [0, 0, 0]
+                    st[f], st[mid] = 1, e[f] + p1
+                    st[slow] = st[mid] * e[mid] + p2
+                    rec = self.tensor_size(t, st)
+                    for p3 in range(32 if self.P > 1 else 1):
+                        yield tuple(st), rec + p3, rec
+
+
+def pareto(items):
+    items.sort()
+    out, best = [], None
+    for w, size, info in items:
+        if best is None or size < best:
+            out.append((w, size, info))
+            best = size
+    return out
+
+
+def search(kernels):
+    """Minimize the summed wavefronts of `kernels` (one per precision) over layouts and swaps."""
+    P = kernels[0].P
+    tables = {}
+    for t in TENSORS:
+        w, r = kernels[0].writer_reader(t)
+        cands = list(kernels[0].candidates(t))
+        for sw in (0, 1):
+            for sr in (0, 1):
+                if (w == 0 and sw) or (r == 9 and sr):
+                    continue  # gather: x fastest (global coalescing); last stage: no shared output
+                items = []
+                for st, ps, rec in cands:
+                    wf = sum(kk.access(w, st, ps, sw, 'write') + kk.access(r, st, ps, sr, 'read') for kk in kernels)
+                    items.append((wf, (P - 1) * ps + rec, (st, ps)))
+                tables[(t, sw, sr)] = pareto(items)
+    budget = min(kk.budget for kk in kernels)
+    region = {t: 'AB'[i % 2] for i, t in enumerate(TENSORS)}
+    best = None
+    for swaps in itertools.product((0, 1), repeat=8):
+        sw = (0,) + swaps + (0,)
+        lists = {t: tables[(t, sw[kernels[0].writer_reader(t)[0]], sw[kernels[0].writer_reader(t)[1]])] for t in TENSORS}
+        for capA in sorted({s for t in TENSORS if region[t] == 'A' for _, s, _ in lists[t]}):
+            capB = budget - capA
+            if capB <= 0:
+                break
+            choice = {}
+            for t in TENSORS:
+                cap = capA if region[t] == 'A' else capB
+                choice[t] = next((c for c in lists[t] if c[1] <= cap), None)
+            if any(c is None for c in choice.values()):
+                continue
+            total = sum(c[0] for c in choice.values())
+            if best is None or total < best[0]:
+                best = (total, sw, choice)
+    return best, region
+
+
+def show(kk, name, layout, swaps):
+    per = kk.score(layout, swaps)
+    total = sum(a + b for a, b in per.values())
+    print(f'  {name}: {total} wavefronts per block (ideal {kk.ideal()}, {total / kk.ideal():.2f}x)')
+    for t in TENSORS:
+        print(f'    {t:3s} strides {layout[t][:3]} patch stride {layout[t][3]}: written {per[t][0]}, read {per[t][1]}')
+    return total
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--threads', type=int, default=25)
-    ap.add_argument('--patches', type=int, default=5)
-    ap.add_argument('--stride-factor', type=int, default=1)
-    ap.add_argument('--pad-z', type=int, default=None)
+    ap.add_argument('--degree', type=int, default=3, choices=(2, 3, 4))
+    ap.add_argument('--precision', default='float', choices=('float', 'double', 'both'))
+    ap.add_argument('--search', action='store_true')
     a = ap.parse_args()
-    PS, rows, total, ideal = simulate(a.threads, a.patches, a.stride_factor, a.pad_z)
-    print(f'T = {a.threads}, P = {a.patches}, patch stride {PS} (= {PS % 32} mod 32)')
-    for name, r in rows:
-        print(f'  {name:26s} {r:.2f}')
-    print(f'  wavefronts per patch: {total:.0f} (ideal {ideal:.0f}, {total / ideal:.2f}x)')
+    precs = ['float', 'double'] if a.precision == 'both' else [a.precision]
+    kernels = [Kernel(a.degree, p) for p in precs]
+    for kk, p in zip(kernels, precs):
+        print(f'3D k = {a.degree}, {p}: {kk.T} threads x {kk.P} patches{" (packed)" if kk.packed else ""}, '
+              f'tensor budget {kk.budget} elements ({kk.blocks} blocks per SM)')
+        show(kk, 'compact default', *kk.default_layout())
+        if a.degree in SHIPPED:
+            show(kk, 'shipped', *SHIPPED[a.degree])
+    if not a.search:
+        return
+    (total, swaps, choice), region = search(kernels)
+    layout = {t: choice[t][2][0] + (choice[t][2][1],) for t in TENSORS}
+    sizes = {r: max(choice[t][1] for t in TENSORS if region[t] == r) for r in 'AB'}
+    print(f'search: {total} wavefronts per block summed over {", ".join(precs)}; buffers A {sizes["A"]} + B {sizes["B"]} elements')
+    for kk, p in zip(kernels, precs):
+        show(kk, f'found ({p})', layout, swaps)
+    print('patch_layout.hpp:')
+    print(f'  const int A = 0, B = {sizes["A"]};')
+    for t, name in zip(TENSORS, ['Closure', 'MassStiffnessX', 'MassStiffnessY', 'Residual'] + [f'Solve0 + {s}' for s in range(5)]):
+        st, ps = layout[t][:3], layout[t][3]
+        pair = kernels[0].tensor_size(t, st) // 2 if t in kernels[0].pair else 0
+        print(f'  L.t[{name}] = {{{st[0]}, {st[1]}, {st[2]}, {ps}, {region[t]}, {pair}}};')
+    print(f'  swap = {{{", ".join("true" if s else "false" for s in swaps)}}}; size = B + {sizes["B"]}')
 
 
 if __name__ == '__main__':

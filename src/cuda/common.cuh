@@ -238,7 +238,7 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
     contract_lines<dir, E0, E1, E2, NR, NM, NI, NV, T, InPlace, G, S, Packed, Band, In, Out, Swap>(tid, mats, ins, body, store);
     return;
   }
-  static_assert(!Swap || !(Padded || Packed), "contract: Swap applies to the per-group thread map");
+  static_assert(!Swap || !Padded, "contract: Swap applies to the compact thread maps");
   constexpr int O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1, O2 = dir == 2 ? NR : E2;
   constexpr int NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2);
   // Rounds: a plane larger than the thread group is covered in ceil(plane / T) passes.
@@ -257,8 +257,8 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
       const int p = tid + round * G * T;
       g = p / (O0 * O1);
       const int t = p % (O0 * O1);
-      x = t % O0;
-      y = t / O0;
+      x = Swap ? t / O1 : t % O0;
+      y = Swap ? t % O1 : t / O0;
       active = g < G;
     } else {
       g = G == 1 ? 0 : tid / T;
@@ -343,7 +343,6 @@ __device__ __forceinline__ void contract_lines(int tid, const Number *const (&ma
   static_assert(!InPlace || R == 1 || (NR <= NE && std::is_same_v<In, FrameMap<false, 0, E0, E1, S>> &&
                                        std::is_same_v<Out, FrameMap<false, 0, dir == 0 ? NR : E0, dir == 1 ? NR : E1, S>>),
                 "contract_lines: in-place rounds would overwrite later inputs");
-  static_assert(!Swap || !Packed, "contract_lines: Swap applies to the per-group thread map");
   constexpr int in_step = In::stride(dir), out_step = Out::stride(dir); // along the line
   auto pass = [&](int round) {
     int g, l;

@@ -35,17 +35,6 @@ struct PatchLayout {
   int size;                  // elements of the block's tensor buffer
 };
 
-// Whether the smoother kernel uses the tuned layout below instead of the compact default:
-// 3D k = 3, the Fused kernel (and Global, which runs it) with 5 patches of 25 threads and
-// contractions by lines; -DVPATCH_TUNED_LAYOUT=0/1 overrides.
-#ifndef VPATCH_TUNED_LAYOUT
-#define VPATCH_TUNED_LAYOUT -1
-#endif
-constexpr bool tuned_patch_layout(int dim, int degree, int threads, int patches, bool fused_by_lines)
-{
-  return fused_by_lines && dim == 3 && degree == 3 && threads == 25 && patches == 5 && tuned(VPATCH_TUNED_LAYOUT, 1);
-}
-
 // The compact default (paper Fig. 13c/d): every patch a record of `stride` elements,
 // buffer A = the closure (n^d), then B0 and B1 (m n^{d-1} each); tensors x fastest with
 // their own extents (padded: in n^d frames); the stages alternate between A and B0, u, v
@@ -67,29 +56,66 @@ constexpr PatchLayout default_patch_layout(int n, int m, bool padded, int sizeA,
   return L;
 }
 
-// 3D k = 3, 5 patches of 25 threads (bench/bank_conflicts.py --search: every stage's loads
-// and stores conflict-free but the closure's and the x- and y-line residual stages', 806
-// wavefronts per block in float (compact default: 1148), 1392 in double (2030)). The
-// stages alternate between two buffers, A (closure, u | v, and the solve's first, third
-// and fifth tensors) and B (a | c, r, the second and fourth); 4400 elements in all.
-constexpr PatchLayout tuned_patch_layout_3d_k3()
+// A layout from bench/bank_conflicts.py --search: per tensor {sx, sy, sz, ps, buffer, pair}
+// (buffer 0: A, 1: B, B starting `a_size` elements after A), the stages' swaps, B's size.
+constexpr PatchLayout searched_layout(const int (&t)[NumPatchTensors][6], const bool (&swap)[NumPatchStages], int a_size,
+                                      int b_size)
 {
   PatchLayout L{};
-  const int A = 0, B = 1874;
-  L.t[Closure] = {1, 7, 49, 345, A, 0};
-  L.t[MassStiffnessX] = {1, 35, 5, 509, B, 245};
-  L.t[MassStiffnessY] = {1, 37, 5, 377, A, 183};
-  L.t[Residual] = {1, 5, 33, 185, B, 0};
-  L.t[Solve0 + 0] = {5, 37, 1, 185, A, 0};
-  L.t[Solve0 + 1] = {5, 1, 33, 185, B, 0};
-  L.t[Solve0 + 2] = {5, 1, 37, 185, A, 0};
-  L.t[Solve0 + 3] = {1, 33, 5, 185, B, 0};
-  L.t[Solve0 + 4] = {1, 5, 37, 185, A, 0};
-  const bool swap[NumPatchStages] = {false, true, false, false, true, true, true, false, false, false};
+  for (int i = 0; i < NumPatchTensors; ++i) L.t[i] = {t[i][0], t[i][1], t[i][2], t[i][3], t[i][4] ? a_size : 0, t[i][5]};
   for (int s = 0; s < NumPatchStages; ++s) L.swap[s] = swap[s];
   L.uv_in_place = false;
-  L.size = B + 2526;
+  L.size = a_size + b_size;
   return L;
+}
+
+// The searched layouts of the 3D Fused kernel (and Global, which runs it) with contractions
+// by lines, for the launch shapes of tuning.hpp they were searched for (threads per patch,
+// patches per block; bench/bank_conflicts.py, SHAPES): the stages alternate between two
+// buffers, A (closure, u | v, the solve's first, third and fifth tensors) and B (a | c, r,
+// the second and fourth), and u, v no longer overwrite a, c. Wavefronts per block of the
+// loads and stores, compact default -> searched (ideal): k = 2 (float and double alike)
+// 619 -> 449 (319) float, 1224 -> 698 (576) double; k = 3 (both) 1148 -> 806 (680),
+// 2030 -> 1392 (1288); k = 4 float 1367 -> 774 (737); k = 4 double 1080 -> 728 (728).
+// -DVPATCH_TUNED_LAYOUT=0 keeps the compact default everywhere.
+#ifndef VPATCH_TUNED_LAYOUT
+#define VPATCH_TUNED_LAYOUT -1
+#endif
+constexpr bool has_searched_layout(int dim, int degree, bool is_double, int threads, int patches, bool fused_by_lines)
+{
+  if (!fused_by_lines || dim != 3 || !tuned(VPATCH_TUNED_LAYOUT, 1)) return false;
+  return (degree == 2 && threads == 15 && patches == 8) || (degree == 3 && threads == 25 && patches == 5) ||
+         (degree == 4 && threads == 63 && patches == (is_double ? 1 : 2));
+}
+constexpr PatchLayout searched_patch_layout(int degree, bool is_double)
+{
+  constexpr bool f = false, T = true;
+  if (degree == 2) {
+    constexpr int t[NumPatchTensors][6] = {{1, 5, 25, 125, 0, 0},  {25, 1, 5, 155, 1, 75}, {5, 18, 1, 111, 0, 51},
+                                           {1, 3, 33, 105, 1, 0},  {1, 33, 11, 99, 0, 0},  {3, 1, 33, 105, 1, 0},
+                                           {1, 11, 33, 99, 0, 0},  {1, 33, 3, 105, 1, 0},  {11, 1, 33, 99, 0, 0}};
+    constexpr bool swap[NumPatchStages] = {f, f, T, f, T, T, T, f, f, f};
+    return searched_layout(t, swap, 1000, 1235);
+  }
+  if (degree == 3) {
+    constexpr int t[NumPatchTensors][6] = {{1, 7, 49, 345, 0, 0},  {1, 35, 5, 509, 1, 245}, {1, 37, 5, 377, 0, 183},
+                                           {1, 5, 33, 185, 1, 0},  {5, 37, 1, 185, 0, 0},   {5, 1, 33, 185, 1, 0},
+                                           {5, 1, 37, 185, 0, 0},  {1, 33, 5, 185, 1, 0},   {1, 5, 37, 185, 0, 0}};
+    constexpr bool swap[NumPatchStages] = {f, T, f, f, T, T, T, f, f, f};
+    return searched_layout(t, swap, 1874, 2526);
+  }
+  if (is_double) { // k = 4, one patch per block: no patch stride matters, strides only
+    constexpr int t[NumPatchTensors][6] = {{1, 9, 81, 729, 0, 0}, {1, 63, 7, 1134, 1, 567}, {7, 1, 49, 882, 0, 441},
+                                           {1, 7, 49, 343, 1, 0}, {1, 49, 7, 343, 0, 0},    {7, 1, 49, 343, 1, 0},
+                                           {1, 7, 49, 343, 0, 0}, {1, 49, 7, 343, 1, 0},    {7, 1, 49, 343, 0, 0}};
+    constexpr bool swap[NumPatchStages] = {f, f, f, f, f, f, f, f, f, f};
+    return searched_layout(t, swap, 882, 1134);
+  }
+  constexpr int t[NumPatchTensors][6] = {{1, 9, 81, 729, 0, 0},  {81, 1, 9, 1143, 1, 567}, {9, 63, 1, 889, 0, 441},
+                                         {1, 7, 65, 465, 1, 0},  {7, 71, 1, 497, 0, 0},    {7, 1, 65, 465, 1, 0},
+                                         {7, 1, 71, 497, 0, 0},  {1, 65, 7, 465, 1, 0},    {1, 7, 71, 497, 0, 0}};
+  constexpr bool swap[NumPatchStages] = {f, f, T, f, T, T, T, f, f, f};
+  return searched_layout(t, swap, 1771, 2277);
 }
 
 } // namespace cuda

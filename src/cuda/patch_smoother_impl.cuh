@@ -36,7 +36,7 @@ struct LaunchMatrices {
 // direction. Default layout (patch_layout.hpp): buffer A holds the closure x (n^d), later
 // the residual and the odd FDM stages; buffer B holds M_0 x and K_0 x (m n^{d-1} each,
 // compact) and later the even FDM stages. Padded (Basic): every tensor in an n^d frame,
-// B = 2 n^d. 3D k = 3 (Fused): a tuned layout, one placement per tensor.
+// B = 2 n^d. 3D k = 2..4 (Fused): searched layouts, one placement per tensor.
 template <int dim, int k, typename Number, SmootherKernel V>
 struct PatchPlan {
   static constexpr int n = 2 * k + 1, m = 2 * k - 1;
@@ -68,8 +68,8 @@ struct PatchPlan {
   static constexpr bool lines = launch_mats && line_contractions(dim, k, sizeof(Number) == 8);
   using Matrices = LaunchMatrices<Number, launch_mats ? launch_size : 1>;
   // where each stage's tensor lies (after the matrices), and the thread map of each stage
-  static constexpr PatchLayout layout = tuned_patch_layout(dim, k, T, P, V == SmootherKernel::Fused && lines)
-                                          ? tuned_patch_layout_3d_k3()
+  static constexpr PatchLayout layout = has_searched_layout(dim, k, sizeof(Number) == 8, T, P, V == SmootherKernel::Fused && lines)
+                                          ? searched_patch_layout(k, sizeof(Number) == 8)
                                           : default_patch_layout(n, m, padded, sizeA, halfB, per_patch, P);
   template <int tensor>
   using Map = TensorMap<layout.t[tensor].sx, layout.t[tensor].sy, layout.t[tensor].sz, layout.t[tensor].ps>;
