@@ -15,19 +15,21 @@ words per half warp, on 16 bank pairs. (It reproduces the per-instruction ratios
 Compute measured for the compact layout at k = 3: 2.00 for the line stages, 1.00 for the
 plane stages.)
 
-  bench/bank_conflicts.py --degree 3 --precision float            # score the compact default
-                                                                   # and the shipped layout
+  bench/bank_conflicts.py --degree 3 --precision float            # score the compact default and
+                                                                   # the shipped layout (patch_layout.hpp)
   bench/bank_conflicts.py --degree 3 --precision both --search     # search (float + double)
 
 The search gives every tensor the strides and patch stride (mod 32: the padding of its
 rows, planes and patch records) and every stage the thread map that minimize the block's
 wavefronts, with the stages alternating between two buffers (no in-place stage) whose total
-must keep the block count per SM (--blocks; default: the kernel's occupancy) within the
-228 KiB of shared memory per SM. It prints the layout as patch_layout.hpp spells it.
+must keep the kernel's blocks per SM (SHAPES) within the 228 KiB of shared memory per SM.
+It prints the layout as an entry of patch_layout.hpp's searched_layouts[].
 """
 import argparse
 import functools
 import itertools
+import os
+import re
 
 # Launch shapes of the 3D smoother, as src/cuda/tuning.hpp sets them: threads per patch,
 # patches per block, packed thread numbering, and blocks per SM to keep (the min-blocks hint,
@@ -35,11 +37,24 @@ import itertools
 SHAPES = {(2, 'float'): (15, 8, True, 16), (2, 'double'): (15, 8, True, 12),
           (3, 'float'): (25, 5, False, 12), (3, 'double'): (25, 5, False, 6),
           (4, 'float'): (63, 2, True, 12), (4, 'double'): (63, 1, False, 10)}
-# The layout shipped in src/cuda/patch_layout.hpp (tensor: (sx, sy, sz, ps); stage swaps).
-SHIPPED = {3: ({'X': (1, 7, 49, 345), 'AC': (1, 35, 5, 509), 'UV': (1, 37, 5, 377), 'R': (1, 5, 33, 185),
-                'S0': (5, 37, 1, 185), 'S1': (5, 1, 33, 185), 'S2': (5, 1, 37, 185), 'S3': (1, 33, 5, 185),
-                'S4': (1, 5, 37, 185)}, (0, 1, 0, 0, 1, 1, 1, 0, 0, 0))}
 TENSORS = ['X', 'AC', 'UV', 'R', 'S0', 'S1', 'S2', 'S3', 'S4']
+
+
+def shipped_layouts():
+    """The searched_layouts[] table of src/cuda/patch_layout.hpp: {(degree, precision):
+    ({tensor: (sx, sy, sz, ps)}, swaps)}, precision 0 float, 1 double, -1 both (buffers and
+    pair offsets shift a tensor's addresses uniformly: no effect on the banks)."""
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'src', 'cuda', 'patch_layout.hpp')).read()
+    block = src[src.index('searched_layouts[] = {'):]
+    block = re.sub(r'//[^\n]*', '', block[:block.index('};')])
+    ints = [int(v) for v in re.findall(r'-?\d+', block)]
+    size = 2 + 6 * len(TENSORS) + 10 + 2
+    out = {}
+    for e in range(0, len(ints) - len(ints) % size, size):
+        v = ints[e:e + size]
+        t = {name: tuple(v[2 + 6 * i:2 + 6 * i + 4]) for i, name in enumerate(TENSORS)}
+        out[(v[0], v[1])] = (t, tuple(v[2 + 6 * len(TENSORS):2 + 6 * len(TENSORS) + 10]))
+    return out
 STAGES = ['gather', 'residual x', 'residual y', 'residual z', 'solve x', 'solve y', 'solve z', 'solve x', 'solve y', 'solve z']
 
 
@@ -234,8 +249,10 @@ def main():
         print(f'3D k = {a.degree}, {p}: {kk.T} threads x {kk.P} patches{" (packed)" if kk.packed else ""}, '
               f'tensor budget {kk.budget} elements ({kk.blocks} blocks per SM)')
         show(kk, 'compact default', *kk.default_layout())
-        if a.degree in SHIPPED:
-            show(kk, 'shipped', *SHIPPED[a.degree])
+        shipped = shipped_layouts()
+        key = next((key for key in ((a.degree, ('float', 'double').index(p)), (a.degree, -1)) if key in shipped), None)
+        if key:
+            show(kk, 'shipped (src/cuda/patch_layout.hpp)', *shipped[key])
     if not a.search:
         return
     (total, swaps, choice), region = search(kernels)
@@ -244,13 +261,14 @@ def main():
     print(f'search: {total} wavefronts per block summed over {", ".join(precs)}; buffers A {sizes["A"]} + B {sizes["B"]} elements')
     for kk, p in zip(kernels, precs):
         show(kk, f'found ({p})', layout, swaps)
-    print('patch_layout.hpp:')
-    print(f'  const int A = 0, B = {sizes["A"]};')
-    for t, name in zip(TENSORS, ['Closure', 'MassStiffnessX', 'MassStiffnessY', 'Residual'] + [f'Solve0 + {s}' for s in range(5)]):
+    prec = {'float': 0, 'double': 1, 'both': -1}[a.precision]
+    rows = []
+    for t in TENSORS:
         st, ps = layout[t][:3], layout[t][3]
         pair = kernels[0].tensor_size(t, st) // 2 if t in kernels[0].pair else 0
-        print(f'  L.t[{name}] = {{{st[0]}, {st[1]}, {st[2]}, {ps}, {region[t]}, {pair}}};')
-    print(f'  swap = {{{", ".join("true" if s else "false" for s in swaps)}}}; size = B + {sizes["B"]}')
+        rows.append(f'{{{st[0]}, {st[1]}, {st[2]}, {ps}, {"AB".index(region[t])}, {pair}}}')
+    print('patch_layout.hpp, searched_layouts[]:')
+    print(f'  {{{a.degree}, {prec}, {{{", ".join(rows)}}}, {{{", ".join(str(s) for s in swaps)}}}, {sizes["A"]}, {sizes["B"]}}},')
 
 
 if __name__ == '__main__':
