@@ -126,24 +126,16 @@ __device__ __forceinline__ Number *shared_base()
 // access is contiguous in the thread index (bank = lane + constant).
 constexpr int bank_stride(int size, int lanes) { return size + ((lanes - size) % 32 + 32) % 32; }
 
-// Tensors in shared memory are stored x fastest. Compact: extents (E0, E1, E2) exactly,
-// so the interior of a patch is contiguous (paper Fig. 13c/d). Padded (Basic kernel):
-// every tensor in an N x N x N frame.
-template <bool Padded, int N, int E0, int E1>
-__device__ __forceinline__ int tidx(int x, int y, int z)
-{
-  return Padded ? (z * N + y) * N + x : (z * E1 + y) * E0 + x;
-}
-
-// Where element (x, y, z) of group g's tensor lies, relative to group 0's tensor:
-// g PS + x SX + y SY + z SZ (patch_layout.hpp chooses these per smoother tensor).
+// Where element (x, y, z) of group g's tensor lies in shared memory, relative to group 0's
+// tensor: g PS + x SX + y SY + z SZ (patch_layout.hpp chooses these per smoother tensor).
 template <int SX, int SY, int SZ, int PS>
 struct TensorMap {
-  static constexpr int sx = SX, sy = SY, sz = SZ;
   __device__ static constexpr int at(int g, int x, int y, int z) { return g * PS + x * SX + y * SY + z * SZ; }
   __device__ static constexpr int stride(int dir) { return dir == 0 ? SX : (dir == 1 ? SY : SZ); }
 };
-// The layout of tidx(): x fastest, extents E0, E1 (Padded: an N x N x N frame), groups S apart.
+// The default: x fastest with extents E0, E1 (compact, so the interior of a patch is
+// contiguous, paper Fig. 13c/d), or in an N x N x N frame (Padded, the Basic kernel);
+// groups S apart.
 template <bool Padded, int N, int E0, int E1, int S>
 using FrameMap = TensorMap<1, Padded ? N : E0, Padded ? N * N : E0 * E1, S>;
 
@@ -201,9 +193,9 @@ __device__ __forceinline__ void for_each_input(Step step)
 // tensors; by default x fastest with their own extents and groups S apart, as described
 // here (the smoother's tuned layouts give each tensor its own strides, patch_layout.hpp).
 // Swap: the second free coordinate runs fastest over a group's threads (the plane's y
-// before x; in contract_lines z before the line's other free coordinate). Thread layout (paper Fig. 5, 2D structure): a thread owns one (x, y)
-// point of one group's output plane and walks the whole z column, accumulating in
-// registers. Compact layout: point p of the plane of group g is taken by thread
+// before x; in contract_lines z before the line's other free coordinate). Thread layout
+// (paper Fig. 5, 2D structure): a thread owns one (x, y) point of one group's output plane
+// and walks the whole z column, accumulating in registers. Compact layout: point p of the plane of group g is taken by thread
 // g T + p (the active threads of a group are a prefix of its threads), or with Packed by
 // thread g O0 O1 + p (the G planes one after the other: the active threads are a prefix
 // of the block, idle warps skip the stage, however small the plane is against T). A plane
