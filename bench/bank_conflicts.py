@@ -48,12 +48,12 @@ def shipped_layouts():
     block = src[src.index('searched_layouts[] = {'):]
     block = re.sub(r'//[^\n]*', '', block[:block.index('};')])
     ints = [int(v) for v in re.findall(r'-?\d+', block)]
-    size = 2 + 6 * len(TENSORS) + 10 + 2
+    size = 4 + 6 * len(TENSORS) + 10 + 2
     out = {}
     for e in range(0, len(ints) - len(ints) % size, size):
         v = ints[e:e + size]
-        t = {name: tuple(v[2 + 6 * i:2 + 6 * i + 4]) for i, name in enumerate(TENSORS)}
-        out[(v[0], v[1])] = (t, tuple(v[2 + 6 * len(TENSORS):2 + 6 * len(TENSORS) + 10]))
+        t = {name: tuple(v[4 + 6 * i:4 + 6 * i + 4]) for i, name in enumerate(TENSORS)}
+        out[(v[0], v[1])] = (t, tuple(v[4 + 6 * len(TENSORS):4 + 6 * len(TENSORS) + 10]))
     return out
 STAGES = ['gather', 'residual x', 'residual y', 'residual z', 'solve x', 'solve y', 'solve z', 'solve x', 'solve y', 'solve z']
 
@@ -268,7 +268,7 @@ def main():
         pair = kernels[0].tensor_size(t, st) // 2 if t in kernels[0].pair else 0
         rows.append(f'{{{st[0]}, {st[1]}, {st[2]}, {ps}, {"AB".index(region[t])}, {pair}}}')
     print('patch_layout.hpp, searched_layouts[]:')
-    print(f'  {{{a.degree}, {prec}, {{{", ".join(rows)}}}, {{{", ".join(str(s) for s in swaps)}}}, {sizes["A"]}, {sizes["B"]}}},')
+    print(f'  {{{a.degree}, {prec}, {kernels[0].T}, {kernels[0].P}, {{{", ".join(rows)}}}, {{{", ".join(str(s) for s in swaps)}}}, {sizes["A"]}, {sizes["B"]}}},')
 
 
 if __name__ == '__main__':

@@ -68,53 +68,62 @@ constexpr PatchLayout default_patch_layout(int n, int m, bool padded, int sizeA,
 #ifndef VPATCH_TUNED_LAYOUT
 #define VPATCH_TUNED_LAYOUT -1
 #endif
-constexpr bool has_searched_layout(int dim, int degree, bool is_double, int threads, int patches, bool fused_by_lines)
-{
-  if (!fused_by_lines || dim != 3 || !tuned(VPATCH_TUNED_LAYOUT, 1)) return false;
-  return (degree == 2 && threads == 15 && patches == 8) || (degree == 3 && threads == 25 && patches == 5) ||
-         (degree == 4 && threads == 63 && patches == (is_double ? 1 : 2));
-}
-// A layout printed by bench/bank_conflicts.py --search: per tensor {sx, sy, sz, ps, buffer,
-// pair} (buffer 0: A, 1: B, which starts a_size elements after A), the stages' swaps (0/1)
-// and B's size; precision -1: both.
+// A layout printed by bench/bank_conflicts.py --search for a launch shape (threads per
+// patch, patches per block): per tensor {sx, sy, sz, ps, buffer, pair} (buffer 0: A, 1: B,
+// which starts a_size elements after A), the stages' swaps (0/1) and B's size.
 struct SearchedLayout {
   int degree, precision; // precision: 0 float, 1 double, -1 both
+  int threads, patches;
   int t[NumPatchTensors][6];
   int swap[NumPatchStages];
   int a_size, b_size;
 };
 inline constexpr SearchedLayout searched_layouts[] = {
-  {2, -1,
+  {2, -1, 15, 8,
    {{1, 5, 25, 125, 0, 0}, {25, 1, 5, 155, 1, 75}, {5, 18, 1, 111, 0, 51}, {1, 3, 33, 105, 1, 0}, {1, 33, 11, 99, 0, 0},
     {3, 1, 33, 105, 1, 0}, {1, 11, 33, 99, 0, 0}, {1, 33, 3, 105, 1, 0}, {11, 1, 33, 99, 0, 0}},
    {0, 0, 1, 0, 1, 1, 1, 0, 0, 0}, 1000, 1235},
-  {3, -1,
+  {3, -1, 25, 5,
    {{1, 7, 49, 345, 0, 0}, {1, 35, 5, 509, 1, 245}, {1, 37, 5, 377, 0, 183}, {1, 5, 33, 185, 1, 0}, {5, 37, 1, 185, 0, 0},
     {5, 1, 33, 185, 1, 0}, {5, 1, 37, 185, 0, 0}, {1, 33, 5, 185, 1, 0}, {1, 5, 37, 185, 0, 0}},
    {0, 1, 0, 0, 1, 1, 1, 0, 0, 0}, 1874, 2526},
-  {4, 0,
+  {4, 0, 63, 2,
    {{1, 9, 81, 729, 0, 0}, {81, 1, 9, 1143, 1, 567}, {9, 63, 1, 889, 0, 441}, {1, 7, 65, 465, 1, 0}, {7, 71, 1, 497, 0, 0},
     {7, 1, 65, 465, 1, 0}, {7, 1, 71, 497, 0, 0}, {1, 65, 7, 465, 1, 0}, {1, 7, 71, 497, 0, 0}},
    {0, 0, 1, 0, 1, 1, 1, 0, 0, 0}, 1771, 2277},
   // one patch per block: the patch strides do not matter, only the element strides
-  {4, 1,
+  {4, 1, 63, 1,
    {{1, 9, 81, 729, 0, 0}, {1, 63, 7, 1134, 1, 567}, {7, 1, 49, 882, 0, 441}, {1, 7, 49, 343, 1, 0}, {1, 49, 7, 343, 0, 0},
     {7, 1, 49, 343, 1, 0}, {1, 7, 49, 343, 0, 0}, {1, 49, 7, 343, 1, 0}, {7, 1, 49, 343, 0, 0}},
    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 882, 1134},
 };
-constexpr PatchLayout searched_patch_layout(int degree, bool is_double)
+// The entry for this 3D launch shape, or nullptr (then the compact default applies).
+constexpr const SearchedLayout *find_searched_layout(int dim, int degree, bool is_double, int threads, int patches,
+                                                     bool fused_by_lines)
+{
+  if (!fused_by_lines || dim != 3 || !tuned(VPATCH_TUNED_LAYOUT, 1)) return nullptr;
+  for (const SearchedLayout &s : searched_layouts)
+    if (s.degree == degree && (s.precision < 0 || s.precision == (is_double ? 1 : 0)) && s.threads == threads &&
+        s.patches == patches)
+      return &s;
+  return nullptr;
+}
+constexpr bool has_searched_layout(int dim, int degree, bool is_double, int threads, int patches, bool fused_by_lines)
+{
+  return find_searched_layout(dim, degree, is_double, threads, patches, fused_by_lines) != nullptr;
+}
+constexpr PatchLayout searched_patch_layout(int degree, bool is_double, int threads, int patches)
 {
   PatchLayout L{};
-  for (const SearchedLayout &s : searched_layouts) {
-    if (s.degree != degree || (s.precision >= 0 && s.precision != (is_double ? 1 : 0))) continue;
+  if (const SearchedLayout *f = find_searched_layout(3, degree, is_double, threads, patches, true)) {
+    const SearchedLayout &s = *f;
     for (int i = 0; i < NumPatchTensors; ++i)
       L.t[i] = {s.t[i][0], s.t[i][1], s.t[i][2], s.t[i][3], s.t[i][4] ? s.a_size : 0, s.t[i][5]};
     for (int j = 0; j < NumPatchStages; ++j) L.swap[j] = s.swap[j] != 0;
     L.uv_in_place = false;
     L.size = s.a_size + s.b_size;
-    return L;
   }
-  return L; // not reached where has_searched_layout holds (size 0: the kernel would not compile)
+  return L;
 }
 
 } // namespace cuda

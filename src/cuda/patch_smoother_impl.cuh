@@ -69,7 +69,7 @@ struct PatchPlan {
   using Matrices = LaunchMatrices<Number, launch_mats ? launch_size : 1>;
   // where each stage's tensor lies (after the matrices), and the thread map of each stage
   static constexpr PatchLayout layout = has_searched_layout(dim, k, sizeof(Number) == 8, T, P, V == SmootherKernel::Fused && lines)
-                                          ? searched_patch_layout(k, sizeof(Number) == 8)
+                                          ? searched_patch_layout(k, sizeof(Number) == 8, T, P)
                                           : default_patch_layout(n, m, padded, sizeA, halfB, per_patch, P);
   template <int tensor>
   using Map = TensorMap<layout.t[tensor].sx, layout.t[tensor].sy, layout.t[tensor].sz, layout.t[tensor].ps>;

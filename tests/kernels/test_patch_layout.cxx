@@ -34,7 +34,7 @@ int main()
         ++failures;
         continue;
       }
-      const PatchLayout L = searched_patch_layout(k, dbl);
+      const PatchLayout L = searched_patch_layout(k, dbl, T, P);
       int b_start = L.size; // buffer B begins at the lowest nonzero base
       for (const TensorLayout &t : L.t)
         if (t.base > 0 && t.base < b_start) b_start = t.base;
