@@ -6,7 +6,10 @@
 #pragma once
 #include "common.cuh"
 #include "patch_layout.hpp"
+#include "reference_patch_tables.hpp"
 #include "tuning.hpp"
+#include <cmath>
+#include <limits>
 
 namespace vpatch {
 namespace cuda {
@@ -18,6 +21,9 @@ struct PatchArgs {
   PatchView<Number> p;
   int dense, given, atomic;
   Number scale;
+  // With the reference matrices (tuning.hpp, reference_matrices): the level's patch
+  // operator is op_scale A^ and its inverse solve_scale A^-1 (h^(d-2), h^(2-d)).
+  Number op_scale, solve_scale;
   const Number *rhs, *x;
   Number *out;
   int first[3], step, count[3];
@@ -31,6 +37,60 @@ template <typename Number, int N>
 struct LaunchMatrices {
   Number v[N];
 };
+
+// The reference tables (h = 1, reference_patch_tables.hpp) in Number, the matrices in the
+// order of LaunchMatrices, then the eigenvalues; compiled into the kernel, so entries at
+// unrolled indices are immediate operands.
+template <int k, typename Number>
+struct ReferenceMatrices {
+  static constexpr int m = 2 * k - 1, n = 2 * k + 1;
+  Number v[2 * m * n + 2 * m * m], lam[m];
+};
+template <int k, typename Number>
+constexpr ReferenceMatrices<k, Number> make_reference_matrices()
+{
+  using R = reference::PatchTables<k>;
+  constexpr int m = 2 * k - 1, n = 2 * k + 1;
+  ReferenceMatrices<k, Number> t{};
+  for (int i = 0; i < m * n; ++i) {
+    t.v[i]         = Number(R::mass_rows[i]);
+    t.v[m * n + i] = Number(R::stiffness_rows[i]);
+  }
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < m; ++j) {
+      t.v[2 * m * n + i * m + j]         = Number(R::eigenvectors[i * m + j]);
+      t.v[2 * m * n + m * m + i * m + j] = Number(R::eigenvectors[j * m + i]);
+    }
+  for (int i = 0; i < m; ++i) t.lam[i] = Number(R::eigenvalues[i]);
+  return t;
+}
+template <int k, typename Number>
+__device__ constexpr ReferenceMatrices<k, Number> reference_launch_matrices = make_reference_matrices<k, Number>();
+
+// The cell size h of a level whose patch rows are h M^ and K^ / h (the reference tables);
+// throws for tables that are not (a level the reference matrices do not describe).
+template <int k, typename Number>
+double reference_cell_size(const Number *mass_rows, const Number *stiffness_rows)
+{
+  using R = reference::PatchTables<k>;
+  constexpr int N = (2 * k - 1) * (2 * k + 1);
+  int c = 0;
+  for (int i = 1; i < N; ++i)
+    if (std::fabs(R::mass_rows[i]) > std::fabs(R::mass_rows[c])) c = i;
+  const double h = (double)mass_rows[c] / R::mass_rows[c];
+  double dm = 0, dk = 0, mm = 0, mk = 0;
+  for (int i = 0; i < N; ++i) {
+    dm = std::fmax(dm, std::fabs((double)mass_rows[i] - h * R::mass_rows[i]));
+    dk = std::fmax(dk, std::fabs((double)stiffness_rows[i] - R::stiffness_rows[i] / h));
+    mm = std::fmax(mm, std::fabs((double)mass_rows[i]));
+    mk = std::fmax(mk, std::fabs((double)stiffness_rows[i]));
+  }
+  const double tol = 64 * std::numeric_limits<Number>::epsilon();
+  if (!(h > 0) || !(dm <= tol * mm) || !(dk <= tol * mk))
+    throw std::invalid_argument("vpatch cuda: patch_correct: the level's patch tables are not the reference tables scaled by a "
+                                "cell size (uniform cells expected)");
+  return h;
+}
 
 // Shared-memory plan of one patch. n = 2k+1 closure points, m = 2k-1 interior points per
 // direction. Default layout (patch_layout.hpp): buffer A holds the closure x (n^d), later
@@ -64,9 +124,11 @@ struct PatchPlan {
   static constexpr bool async = async_gathers(dim, k); // cp.async input gathers
   static constexpr bool launch_mats = !padded && launch_matrices(dim, k, sizeof(Number) == 8);
   static constexpr int launch_size = 2 * m * n + 2 * m * m;
+  // the launch-constant matrices compiled in (h = 1) instead of passed
+  static constexpr bool reference = launch_mats && reference_matrices(dim, k, sizeof(Number) == 8);
   // x and y contractions with one thread per line too (common.cuh, contract_lines)
   static constexpr bool lines = launch_mats && line_contractions(dim, k, sizeof(Number) == 8);
-  using Matrices = LaunchMatrices<Number, launch_mats ? launch_size : 1>;
+  using Matrices = LaunchMatrices<Number, launch_mats && !reference ? launch_size : 1>;
   // where each stage's tensor lies (after the matrices), and the thread map of each stage
   static constexpr PatchLayout layout = has_searched_layout(dim, k, sizeof(Number) == 8, T, P, V == SmootherKernel::Fused && lines)
                                           ? searched_patch_layout(k, sizeof(Number) == 8, T, P)
@@ -100,11 +162,23 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   Number *Mr = sm, *Kr = Mr + m * n, *S = Kr + m * n, *St = S + m * m, *lam = St + m * m;
   // The matrices of the z contractions (uniform entries): launch constants or shared memory;
   // those of the x and y contractions: launch constants where they run by lines too.
+  // The tables in shared memory: the level's, or the reference ones.
+  const Number *tM = a.p.mass_rows, *tK = a.p.stiffness_rows, *tS = a.p.eigenvectors, *tSt = a.p.eigenvectors_t,
+               *tlam = a.p.eigenvalues;
   const Number *Mz = Mr, *Kz = Kr, *Sz = S, *Stz = St;
   if constexpr (Plan::launch_mats) {
-    Mz = lm.v;
-    Kz = lm.v + m * n;
-    Sz = lm.v + 2 * m * n;
+    const Number *v = lm.v;
+    if constexpr (Plan::reference) {
+      v    = reference_launch_matrices<k, Number>.v;
+      tM   = v;
+      tK   = v + m * n;
+      tS   = v + 2 * m * n;
+      tSt  = tS + m * m;
+      tlam = reference_launch_matrices<k, Number>.lam;
+    }
+    Mz = v;
+    Kz = v + m * n;
+    Sz = v + 2 * m * n;
     Stz = Sz + m * m;
   }
   constexpr bool Ln = Plan::lines;
@@ -124,14 +198,14 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   long *corner = reinterpret_cast<long *>(reinterpret_cast<unsigned char *>(sm) + Plan::corners);
 
   for (int i = tid; i < m * n; i += blockDim.x) {
-    Mr[i] = a.p.mass_rows[i];
-    Kr[i] = a.p.stiffness_rows[i];
+    Mr[i] = tM[i];
+    Kr[i] = tK[i];
   }
   for (int i = tid; i < m * m; i += blockDim.x) {
-    S[i]  = a.p.eigenvectors[i];
-    St[i] = a.p.eigenvectors_t[i];
+    S[i]  = tS[i];
+    St[i] = tSt[i];
   }
-  for (int i = tid; i < m; i += blockDim.x) lam[i] = a.p.eigenvalues[i];
+  for (int i = tid; i < m; i += blockDim.x) lam[i] = tlam[i];
 
   const long pid = (long)blockIdx.x * Plan::P + pib;
   const bool valid = pid < a.npatches;
@@ -214,11 +288,16 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
       const long c = corner_of(g);
       return c < 0 ? Number(0) : a.rhs[c + (x + 1) * gx + (y + 1) * gy + (dim == 3 ? (z + 1) * gz : 0)];
     };
+    // rhs - A x at an interior point, from the contraction's A x (reference: A^ x)
+    auto residual = [&](Number rhs, Number Ax) {
+      if constexpr (Plan::reference) return rhs - a.op_scale * Ax;
+      else return rhs - Ax;
+    };
     if constexpr (dim == 2) {
       // r = rhs_I - M_1 c - K_1 a
       contract<1, m, n, 1, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk, false, true, MapAC, MapR, lay.swap[ResidualY]>(
         tid, {Mr, Kr}, {c0, a0}, SumOfTwo<Plan::chained>{},
-        [&](const Number *acc, int x, int y, int z, int o, int g) { r0[o] = rhs_at(g, x, y, z) - acc[0]; });
+        [&](const Number *acc, int x, int y, int z, int o, int g) { r0[o] = residual(rhs_at(g, x, y, z), acc[0]); });
     } else {
       // u = M_1 c + K_1 a, v = M_1 a: (m, m, n), in place over a, c (default layout).
       contract<1, m, n, nz, m, 2, 2, 2, Pd, n, T, lay.uv_in_place, P, PS, Pk, Ln, true, MapAC, MapUV, lay.swap[ResidualY]>(
@@ -228,7 +307,7 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
       // r = rhs_I - M_2 u - K_2 v
       contract<2, m, m, nz, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk, false, true, MapUV, MapR, lay.swap[ResidualZ]>(
         tid, {Mz, Kz}, {u0, v0}, SumOfTwo<Plan::chained>{},
-        [&](const Number *acc, int x, int y, int z, int o, int g) { r0[o] = rhs_at(g, x, y, z) - acc[0]; });
+        [&](const Number *acc, int x, int y, int z, int o, int g) { r0[o] = residual(rhs_at(g, x, y, z), acc[0]); });
     }
   } else {
     // Given residual: r = rhs_I.
@@ -243,25 +322,25 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   }
   __syncthreads();
 
-  // out_I (+)= delta[j][0] at the interior points (x, y, z + j) of patch g, all loads of
+  // out_I (+)= f delta[j][0] at the interior points (x, y, z + j) of patch g, all loads of
   // out before the first store (one global latency per column, not one per point).
-  auto write_column = [&](int g, int x, int y, int z, const auto &delta) {
+  auto write_column = [&](int g, int x, int y, int z, const auto &delta, Number f) {
     constexpr int L = std::extent_v<std::remove_reference_t<decltype(delta)>>;
     const long c = corner_of(g);
     if (c < 0) return;
     Number *o = a.out + c + (x + 1) * gx + (y + 1) * gy + (dim == 3 ? (z + 1) * gz : 0);
     if (boundary_variant) {
 #pragma unroll
-      for (int j = 0; j < L; ++j) o[j * gz] = delta[j][0];
+      for (int j = 0; j < L; ++j) o[j * gz] = f * delta[j][0];
     } else if (a.atomic) {
 #pragma unroll
-      for (int j = 0; j < L; ++j) atomicAdd(o + j * gz, a.scale * delta[j][0]);
+      for (int j = 0; j < L; ++j) atomicAdd(o + j * gz, (a.scale * f) * delta[j][0]);
     } else {
       Number old[L];
 #pragma unroll
       for (int j = 0; j < L; ++j) old[j] = o[j * gz];
 #pragma unroll
-      for (int j = 0; j < L; ++j) o[j * gz] = old[j] + a.scale * delta[j][0];
+      for (int j = 0; j < L; ++j) o[j * gz] = old[j] + (a.scale * f) * delta[j][0];
     }
   };
 
@@ -275,7 +354,7 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
         s += D[(long)i * N + j] * r[MapR::at(0, ja, jb, jc)];
       }
       const Number d[1][1] = {{s}};
-      write_column(pib, i % m, (i / m) % m, i / (m * m), d);
+      write_column(pib, i % m, (i / m) % m, i / (m * m), d, Number(1)); // D is the level's inverse
     }
     return;
   }
@@ -288,7 +367,8 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
       dst[o] = acc[0] / (lam[x] + lam[y] + (dim == 3 ? lam[z] : Number(0)));
     };
   };
-  const ColumnStore final_write{[&](const auto &acc, int x, int y, int g) { write_column(g, x, y, 0, acc); }};
+  const Number solve_scale = Plan::reference ? a.solve_scale : Number(1);
+  const ColumnStore final_write{[&](const auto &acc, int x, int y, int g) { write_column(g, x, y, 0, acc, solve_scale); }};
   constexpr int F = SolveStage0; // the local solve's stages: S^T x, S^T y, [S^T z,] S x, [S y,] last
   contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapR, MapS0, lay.swap[F]>(tid, {Stx}, {r0}, one, to(s0));
   __syncthreads();
@@ -404,14 +484,21 @@ void launch_patch_variant(const PatchArgs<Number> &args, cudaStream_t stream)
   prepare_shared(kernel, Plan::smem, "patch_correct", configured);
   const long blocks = (args.npatches + Plan::P - 1) / Plan::P;
   typename Plan::Matrices lm{};
+  PatchArgs<Number> a = args;
   if constexpr (Plan::launch_mats) {
     constexpr int m = Plan::m, n = Plan::n, sizes[4] = {m * n, m * n, m * m, m * m};
     const Number *const *host = args.p.host_rows_and_eigenvectors;
     if (!host[0] || !host[1] || !host[2] || !host[3])
       throw std::invalid_argument("vpatch cuda: patch_correct needs the host copies of the patch tables (LevelTables::device_patch_view)");
-    for (int i = 0, o = 0; i < 4; o += sizes[i], ++i) std::copy(host[i], host[i] + sizes[i], lm.v + o);
+    if constexpr (Plan::reference) {
+      const double op = std::pow(reference_cell_size<k>(host[0], host[1]), dim - 2);
+      a.op_scale = (Number)op;
+      a.solve_scale = (Number)(1 / op);
+    } else {
+      for (int i = 0, o = 0; i < 4; o += sizes[i], ++i) std::copy(host[i], host[i] + sizes[i], lm.v + o);
+    }
   }
-  kernel<<<(unsigned)blocks, Plan::T * Plan::P, Plan::smem, stream>>>(args, lm);
+  kernel<<<(unsigned)blocks, Plan::T * Plan::P, Plan::smem, stream>>>(a, lm);
   check_launch("patch_correct kernel launch");
 }
 

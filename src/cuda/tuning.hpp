@@ -38,6 +38,9 @@
 #ifndef VPATCH_LAUNCH_MATRICES
 #define VPATCH_LAUNCH_MATRICES -1
 #endif
+#ifndef VPATCH_REFERENCE_MATRICES
+#define VPATCH_REFERENCE_MATRICES -1
+#endif
 #ifndef VPATCH_ASYNC_GATHERS
 #define VPATCH_ASYNC_GATHERS -1
 #endif
@@ -142,6 +145,19 @@ constexpr bool launch_matrices(int dim, int degree, bool is_double)
 // "Contractions by lines"): Fused 3D k = 3 float 12.15 -> 13.92, double 7.35 -> 9.26
 // GDoF/s, k = 4 +15% / +29%; with launch constants at k >= 5 too, 18-79% slower.
 constexpr bool line_contractions(int dim, int degree, bool is_double) { return launch_matrices(dim, degree, is_double) && tuned(VPATCH_LINES, 1); }
+
+// Whether the launch-constant matrices are the h = 1 reference tables compiled into the
+// kernel (reference_patch_tables.hpp) instead of the level's: a level of cell size h
+// differs only by scalars (patch operator h^(d-2) A^, its inverse h^(2-d) A^-1), which the
+// kernel applies to the residual and the correction. Compile-time float matrices become
+// immediate operands of the FFMAs; launch parameters are first copied to uniform registers
+// (ULDC: 9% of the 3D float k = 3 kernel's executed instructions, 17% at k = 4). Float
+// only: a double immediate does not fit an instruction (ptxas builds each from two UMOVs).
+// -DVPATCH_REFERENCE_MATRICES=0/1 overrides.
+constexpr bool reference_matrices(int dim, int degree, bool is_double)
+{
+  return launch_matrices(dim, degree, is_double) && tuned(VPATCH_REFERENCE_MATRICES, !is_double);
+}
 
 // Whether the cell and patch kernels (smoother, operator k >= 3, transfers) gather their
 // shared-memory inputs with cp.async (common.cuh, copy_or_zero) instead of load-then-store
