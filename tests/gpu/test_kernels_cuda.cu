@@ -382,6 +382,15 @@ static void test_all(int dim, int k, bool quick, Tally &tally)
       const Box coarse = sub_box(d, kk, 4, cc0, cc1), fine = sub_box(d, kk, 8, fc0, fc1);
       test_transfer<d, kk, Number>(coarse, fine, ctx);
     }
+    // 3D k = 1 on a mesh of several tiles and plane chunks per direction of the marching
+    // kernels (march.cuh: tiles of 32 x 32 points, 32 planes; the meshes above fit in one):
+    // the whole 100^3-cell mesh and a rank's sub-box of it.
+    if constexpr (d == 3 && kk == 1) {
+      Context<Number> ctx{d, kk, prec, "large", tally};
+      test_level<d, kk, Number>(full_box(d, kk, 100), ctx);
+      const int c0[3] = {10, 0, 20}, c1[3] = {90, 70, 100};
+      test_level<d, kk, Number>(sub_box(d, kk, 100, c0, c1), ctx);
+    }
   });
 }
 
