@@ -41,6 +41,9 @@
 #ifndef VPATCH_REFERENCE_MATRICES
 #define VPATCH_REFERENCE_MATRICES -1
 #endif
+#ifndef VPATCH_TRANSFER_CELLS
+#define VPATCH_TRANSFER_CELLS -1
+#endif
 #ifndef VPATCH_ASYNC_GATHERS
 #define VPATCH_ASYNC_GATHERS -1
 #endif
@@ -210,6 +213,9 @@ constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
 
 // Cells per block of laplace_apply (threads per cell (k+1)^2) and of the transfer kernels
 // (threads per coarse cell (2k+1)^2): about 128 threads or more per block.
+// -DVPATCH_TRANSFER_CELLS=C overrides the transfers' (H200, 3D k = 3, 7M fine DoF, ncu
+// launch times, float / double: restriction 67.2 / 76.8 us with 2 cells, 74.8 / 85.6 with
+// 1, 64.8 / 79.1 with 4; prolongation within 1% with 4).
 constexpr int cells_per_block_laplace(int dim, int degree)
 {
   return (degree + 1) * (degree + 1) >= 128 ? 1 : (128 + (degree + 1) * (degree + 1) - 1) / ((degree + 1) * (degree + 1));
@@ -223,7 +229,7 @@ constexpr int cells_per_block_laplace(int dim, int degree)
 constexpr bool pad_cell_stride(int dim, int degree) { return tuned(VPATCH_CELL_PAD, 1); }
 constexpr int cells_per_block_transfer(int dim, int degree)
 {
-  return (2 * degree + 1) * (2 * degree + 1) >= 96 ? 1 : 128 / ((2 * degree + 1) * (2 * degree + 1));
+  return tuned(VPATCH_TRANSFER_CELLS, (2 * degree + 1) * (2 * degree + 1) >= 96 ? 1 : 128 / ((2 * degree + 1) * (2 * degree + 1)));
 }
 
 } // namespace cuda
