@@ -160,11 +160,11 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   using MapS4 = typename Plan::template Map<Solve0 + 4>;
   Number *sm = shared_base<Number>();
   Number *Mr = sm, *Kr = Mr + m * n, *S = Kr + m * n, *St = S + m * m, *lam = St + m * m;
-  // The matrices of the z contractions (uniform entries): launch constants or shared memory;
-  // those of the x and y contractions: launch constants where they run by lines too.
-  // The tables in shared memory: the level's, or the reference ones.
+  // The tables copied to shared memory: the level's, or the reference ones.
   const Number *tM = a.p.mass_rows, *tK = a.p.stiffness_rows, *tS = a.p.eigenvectors, *tSt = a.p.eigenvectors_t,
                *tlam = a.p.eigenvalues;
+  // The matrices of the z contractions (uniform entries): launch constants (or compiled in)
+  // or shared memory; those of the x and y contractions: the same where they run by lines.
   const Number *Mz = Mr, *Kz = Kr, *Sz = S, *Stz = St;
   if constexpr (Plan::launch_mats) {
     const Number *v = lm.v;
