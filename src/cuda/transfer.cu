@@ -6,6 +6,7 @@
 #include "../core/dispatch.hpp"
 #include "common.cuh"
 #include "march.cuh"
+#include "reference_patch_tables.hpp"
 #include "tuning.hpp"
 
 namespace vpatch {
@@ -24,7 +25,30 @@ struct TransferPlan {
   static constexpr bool async = async_gathers(dim, k); // cp.async input gathers
   static constexpr std::size_t p_smem = sizeof(Number) * (std::size_t)(mats + C * p_per_cell);
   static constexpr std::size_t r_smem = sizeof(Number) * (std::size_t)(mats + C * r_per_cell);
+  // the z contractions' matrix compiled in (tuning.hpp, reference_transfers)
+  static constexpr bool reference = reference_transfers(dim, k, sizeof(Number) == 8);
 };
+
+// The 1D transfer matrices, the same on every level, compiled in (reference_patch_tables.hpp):
+// P ((2k+1) x (k+1)) and R = P^T, in Number.
+template <int k, typename Number>
+struct ReferenceTransfer {
+  Number P[(2 * k + 1) * (k + 1)], R[(k + 1) * (2 * k + 1)];
+};
+template <int k, typename Number>
+constexpr ReferenceTransfer<k, Number> make_reference_transfer()
+{
+  constexpr int nb = k + 1, np = 2 * k + 1;
+  ReferenceTransfer<k, Number> t{};
+  for (int i = 0; i < np; ++i)
+    for (int j = 0; j < nb; ++j) {
+      t.P[i * nb + j] = Number(reference::TransferTables<k>::prolongation[i * nb + j]);
+      t.R[j * np + i] = t.P[i * nb + j];
+    }
+  return t;
+}
+template <int k, typename Number>
+__device__ constexpr ReferenceTransfer<k, Number> reference_transfer = make_reference_transfer<k, Number>();
 
 struct CoarseCells {
   int count[3];
@@ -88,7 +112,9 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
     contract<1, np, nb, nb, np, 1, 1, 1, false, np, T, false>(t, {Ps}, {T1}, one,
                                                               [&](const Number *acc, int, int, int, int o, int) { T2[o] = acc[0]; });
     __syncthreads();
-    contract<2, np, np, nb, np, 1, 1, 1, false, np, T, false>(t, {Ps}, {T2}, one, store);
+    const Number *Pz = Ps;
+    if constexpr (Plan::reference) Pz = reference_transfer<k, Number>.P;
+    contract<2, np, np, nb, np, 1, 1, 1, false, np, T, false>(t, {Pz}, {T2}, one, store);
   }
 }
 
@@ -136,7 +162,9 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
     contract<1, nb, np, np, nb, 1, 1, 1, false, np, T, false>(t, {Rs}, {T1}, one,
                                                               [&](const Number *acc, int, int, int, int o, int) { T2[o] = acc[0]; });
     __syncthreads();
-    contract<2, nb, nb, np, nb, 1, 1, 1, false, np, T, false>(t, {Rs}, {T2}, one, add);
+    const Number *Rz = Rs;
+    if constexpr (Plan::reference) Rz = reference_transfer<k, Number>.R;
+    contract<2, nb, nb, np, nb, 1, 1, 1, false, np, T, false>(t, {Rz}, {T2}, one, add);
   }
 }
 

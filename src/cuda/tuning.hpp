@@ -44,6 +44,9 @@
 #ifndef VPATCH_TRANSFER_CELLS
 #define VPATCH_TRANSFER_CELLS -1
 #endif
+#ifndef VPATCH_REFERENCE_TRANSFERS
+#define VPATCH_REFERENCE_TRANSFERS -1
+#endif
 #ifndef VPATCH_ASYNC_GATHERS
 #define VPATCH_ASYNC_GATHERS -1
 #endif
@@ -160,6 +163,15 @@ constexpr bool line_contractions(int dim, int degree, bool is_double) { return l
 constexpr bool reference_matrices(int dim, int degree, bool is_double)
 {
   return launch_matrices(dim, degree, is_double) && tuned(VPATCH_REFERENCE_MATRICES, !is_double);
+}
+
+// Whether the 3D cell transfer kernels (k >= 2) take the matrix of their z contraction
+// (the same entry in every thread) compiled in (reference_patch_tables.hpp; the 1D
+// prolongation does not depend on the level) instead of from shared memory.
+// -DVPATCH_REFERENCE_TRANSFERS=0/1 overrides.
+constexpr bool reference_transfers(int dim, int degree, bool is_double)
+{
+  return dim == 3 && degree >= 2 && tuned(VPATCH_REFERENCE_TRANSFERS, 1);
 }
 
 // Whether the cell and patch kernels (smoother, operator k >= 3, transfers) gather their

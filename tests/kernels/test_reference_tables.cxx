@@ -21,6 +21,7 @@ using namespace vpatch;
 namespace {
 
 constexpr int kmin = 2, kmax = 4; // the degrees with launch-constant matrices (tuning.hpp, launch_matrices)
+constexpr int tmin = 2, tmax = 10; // the 3D degrees of the cell transfer kernels (k >= 2)
 
 int failures = 0;
 
@@ -50,9 +51,16 @@ void compare(const char *what, int k, int cells, const std::vector<double> &got,
     worst = std::fmax(worst, std::fabs(got[i] - w));
   }
   if (!(worst <= bound)) {
-    std::printf("FAIL: k = %d, %d cells, %s: max deviation %.3e > %.3e\n", k, cells, what, worst, bound);
+    std::printf("FAIL: k = %d, %d cells (0: any level), %s: max deviation %.3e > %.3e\n", k, cells, what, worst, bound);
     ++failures;
   }
+}
+
+template <int k>
+void check_transfer()
+{
+  const Element1D e(k);
+  compare("prolongation", k, 0, e.prolongation, cuda::reference::TransferTables<k>::prolongation, 1.0, 1e-13);
 }
 
 template <int k>
@@ -103,6 +111,14 @@ int write_header(const char *path)
     write_array(f, "eigenvalues", l.eigenvalues);
     std::fprintf(f, "};\n");
   }
+  std::fprintf(f, "\n// The (2k+1) x (k+1) interpolation from a coarse cell to its two fine cells (Element1D::prolongation),\n"
+                  "// the same on every level.\nconstexpr int transfer_degree_min = %d, transfer_degree_max = %d;\n\n"
+                  "template <int k>\nstruct TransferTables;\n", tmin, tmax);
+  for (int k = tmin; k <= tmax; ++k) {
+    std::fprintf(f, "\ntemplate <>\nstruct TransferTables<%d> {\n", k);
+    write_array(f, "prolongation", Element1D(k).prolongation);
+    std::fprintf(f, "};\n");
+  }
   std::fprintf(f, "\n} // namespace reference\n} // namespace cuda\n} // namespace vpatch\n");
   std::fclose(f);
   return 0;
@@ -117,6 +133,16 @@ int main(int argc, char **argv)
   check_degree<2>();
   check_degree<3>();
   check_degree<4>();
-  std::printf("%s: reference patch tables, k = %d..%d\n", failures ? "FAIL" : "OK", kmin, kmax);
+  static_assert(cuda::reference::transfer_degree_min == tmin && cuda::reference::transfer_degree_max == tmax, "regenerate the header (--write)");
+  check_transfer<2>();
+  check_transfer<3>();
+  check_transfer<4>();
+  check_transfer<5>();
+  check_transfer<6>();
+  check_transfer<7>();
+  check_transfer<8>();
+  check_transfer<9>();
+  check_transfer<10>();
+  std::printf("%s: reference patch tables, k = %d..%d; transfer tables, k = %d..%d\n", failures ? "FAIL" : "OK", kmin, kmax, tmin, tmax);
   return failures ? 1 : 0;
 }
