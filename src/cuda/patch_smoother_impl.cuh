@@ -6,7 +6,7 @@
 #pragma once
 #include "common.cuh"
 #include "patch_layout.hpp"
-#include "reference_patch_tables.hpp"
+#include "reference_tables.hpp"
 #include "tuning.hpp"
 #include <cmath>
 #include <limits>
@@ -38,7 +38,7 @@ struct LaunchMatrices {
   Number v[N];
 };
 
-// The reference tables (h = 1, reference_patch_tables.hpp) in Number, the matrices in the
+// The reference tables (h = 1, reference_tables.hpp) in Number, the matrices in the
 // order of LaunchMatrices, then the eigenvalues; compiled into the kernel, so entries at
 // unrolled indices are immediate operands.
 template <int k, typename Number>

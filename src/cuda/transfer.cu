@@ -6,7 +6,7 @@
 #include "../core/dispatch.hpp"
 #include "common.cuh"
 #include "march.cuh"
-#include "reference_patch_tables.hpp"
+#include "reference_tables.hpp"
 #include "tuning.hpp"
 
 namespace vpatch {
@@ -29,7 +29,7 @@ struct TransferPlan {
   static constexpr bool reference = reference_transfers(dim, k, sizeof(Number) == 8);
 };
 
-// The 1D transfer matrices, the same on every level, compiled in (reference_patch_tables.hpp):
+// The 1D transfer matrices, the same on every level, compiled in (reference_tables.hpp):
 // P ((2k+1) x (k+1)) and R = P^T, in Number.
 template <int k, typename Number>
 struct ReferenceTransfer {

@@ -153,7 +153,7 @@ constexpr bool launch_matrices(int dim, int degree, bool is_double)
 constexpr bool line_contractions(int dim, int degree, bool is_double) { return launch_matrices(dim, degree, is_double) && tuned(VPATCH_LINES, 1); }
 
 // Whether the launch-constant matrices are the h = 1 reference tables compiled into the
-// kernel (reference_patch_tables.hpp) instead of the level's: a level of cell size h
+// kernel (reference_tables.hpp) instead of the level's: a level of cell size h
 // differs only by scalars (patch operator h^(d-2) A^, its inverse h^(2-d) A^-1), which the
 // kernel applies to the residual and the correction. Compile-time float matrices become
 // immediate operands of the FFMAs; launch parameters are first copied to uniform registers
@@ -166,7 +166,7 @@ constexpr bool reference_matrices(int dim, int degree, bool is_double)
 }
 
 // Whether the 3D cell transfer kernels (k >= 2) take the matrix of their z contraction
-// (the same entry in every thread) compiled in (reference_patch_tables.hpp; the 1D
+// (the same entry in every thread) compiled in (reference_tables.hpp; the 1D
 // prolongation does not depend on the level) instead of from shared memory.
 // -DVPATCH_REFERENCE_TRANSFERS=0/1 overrides.
 constexpr bool reference_transfers(int dim, int degree, bool is_double)

@@ -1,15 +1,16 @@
-// The reference patch tables compiled into the 3D float smoother (src/cuda/reference_patch_tables.hpp)
-// against the host computation they were generated from, and the scaling law the kernel
-// relies on to use them on every level:
-//   Level1D(e, 1) (h = 1) reproduces the header's tables (mass and stiffness rows,
-//   eigenvectors, eigenvalues);
+// The reference tables compiled into CUDA kernels (src/cuda/reference_tables.hpp: the patch
+// tables of the 3D float smoother, the 1D prolongation of the 3D transfers) against the
+// host computation they were generated from, and the scaling law the smoother relies on to
+// use its tables on every level:
+//   Level1D(e, 1) (h = 1) reproduces the header's patch tables (mass and stiffness rows,
+//   eigenvectors, eigenvalues), Element1D(k) its prolongation;
 //   on a level of cell size h the patch rows are h M^ and K^ / h, the eigenvalues
 //   lambda^ / h^2 and each eigenvector column S^ / sqrt(h) up to its sign.
 // A stale or hand-edited header fails the first check; a change of the discretization that
 // breaks the scaling (a non-uniform level) fails the second.
 //   test_reference_tables --write FILE   regenerates the header.
 #include "core/element1d.hpp"
-#include "cuda/reference_patch_tables.hpp"
+#include "cuda/reference_tables.hpp"
 #include <cmath>
 #include <cstdio>
 #include <cstring>
