@@ -25,8 +25,10 @@ struct TransferPlan {
   static constexpr bool async = async_gathers(dim, k); // cp.async input gathers
   static constexpr std::size_t p_smem = sizeof(Number) * (std::size_t)(mats + C * p_per_cell);
   static constexpr std::size_t r_smem = sizeof(Number) * (std::size_t)(mats + C * r_per_cell);
-  // the z contractions' matrix compiled in (tuning.hpp, reference_transfers)
+  // the z contractions' matrix compiled in (tuning.hpp, reference_transfers), and the x
+  // and y contractions by lines with it (transfer_lines)
   static constexpr bool reference = reference_transfers(dim, k, sizeof(Number) == 8);
+  static constexpr bool lines = reference && transfer_lines(dim, k, sizeof(Number) == 8);
 };
 
 // The 1D transfer matrices, the same on every level, compiled in (reference_tables.hpp):
@@ -96,9 +98,14 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
                                            });
   }
   __syncthreads();
+  // The matrix of each contraction: compiled in (z; x and y by lines) or in shared memory.
+  const Number *Pz = Ps, *Pxy = Ps;
+  if constexpr (Plan::reference) Pz = reference_transfer<k, Number>.P;
+  if constexpr (Plan::lines) Pxy = Pz;
+  constexpr bool Ln = Plan::lines;
   auto one = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0]; };
-  contract<0, nb, nb, bz, np, 1, 1, 1, false, np, T, false>(t, {Ps}, {X}, one,
-                                                             [&](const Number *acc, int, int, int, int o, int) { T1[o] = acc[0]; });
+  contract<0, nb, nb, bz, np, 1, 1, 1, false, np, T, false, 1, 0, false, Ln>(
+    t, {Pxy}, {X}, one, [&](const Number *acc, int, int, int, int o, int) { T1[o] = acc[0]; });
   __syncthreads();
   const int rx = rows_of(k, cx, coarse.cells), ry = rows_of(k, cy, coarse.cells), rz = dim == 3 ? rows_of(k, cz, coarse.cells) : 1;
   auto store = [&](const Number *acc, int a, int b, int c, int, int) {
@@ -109,11 +116,9 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   if constexpr (dim == 2) {
     contract<1, np, nb, 1, np, 1, 1, 1, false, np, T, false>(t, {Ps}, {T1}, one, store);
   } else {
-    contract<1, np, nb, nb, np, 1, 1, 1, false, np, T, false>(t, {Ps}, {T1}, one,
-                                                              [&](const Number *acc, int, int, int, int o, int) { T2[o] = acc[0]; });
+    contract<1, np, nb, nb, np, 1, 1, 1, false, np, T, false, 1, 0, false, Ln>(
+      t, {Pxy}, {T1}, one, [&](const Number *acc, int, int, int, int o, int) { T2[o] = acc[0]; });
     __syncthreads();
-    const Number *Pz = Ps;
-    if constexpr (Plan::reference) Pz = reference_transfer<k, Number>.P;
     contract<2, np, np, nb, np, 1, 1, 1, false, np, T, false>(t, {Pz}, {T2}, one, store);
   }
 }
@@ -149,9 +154,13 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
                                            });
   }
   __syncthreads();
+  const Number *Rz = Rs, *Rxy = Rs; // as in prolongate_kernel
+  if constexpr (Plan::reference) Rz = reference_transfer<k, Number>.R;
+  if constexpr (Plan::lines) Rxy = Rz;
+  constexpr bool Ln = Plan::lines;
   auto one = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0]; };
-  contract<0, np, np, pz, nb, 1, 1, 1, false, np, T, false>(t, {Rs}, {Y}, one,
-                                                             [&](const Number *acc, int, int, int, int o, int) { T1[o] = acc[0]; });
+  contract<0, np, np, pz, nb, 1, 1, 1, false, np, T, false, 1, 0, false, Ln>(
+    t, {Rxy}, {Y}, one, [&](const Number *acc, int, int, int, int o, int) { T1[o] = acc[0]; });
   __syncthreads();
   auto add = [&](const Number *acc, int a, int b, int c, int, int) {
     if (valid) atomicAdd(xc + coarse.local_index(cx * k + a, cy * k + b, dim == 3 ? cz * k + c : 0), acc[0]);
@@ -159,11 +168,9 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   if constexpr (dim == 2) {
     contract<1, nb, np, 1, nb, 1, 1, 1, false, np, T, false>(t, {Rs}, {T1}, one, add);
   } else {
-    contract<1, nb, np, np, nb, 1, 1, 1, false, np, T, false>(t, {Rs}, {T1}, one,
-                                                              [&](const Number *acc, int, int, int, int o, int) { T2[o] = acc[0]; });
+    contract<1, nb, np, np, nb, 1, 1, 1, false, np, T, false, 1, 0, false, Ln>(
+      t, {Rxy}, {T1}, one, [&](const Number *acc, int, int, int, int o, int) { T2[o] = acc[0]; });
     __syncthreads();
-    const Number *Rz = Rs;
-    if constexpr (Plan::reference) Rz = reference_transfer<k, Number>.R;
     contract<2, nb, nb, np, nb, 1, 1, 1, false, np, T, false>(t, {Rz}, {T2}, one, add);
   }
 }

@@ -47,6 +47,9 @@
 #ifndef VPATCH_REFERENCE_TRANSFERS
 #define VPATCH_REFERENCE_TRANSFERS -1
 #endif
+#ifndef VPATCH_TRANSFER_LINES
+#define VPATCH_TRANSFER_LINES -1
+#endif
 #ifndef VPATCH_ASYNC_GATHERS
 #define VPATCH_ASYNC_GATHERS -1
 #endif
@@ -173,6 +176,10 @@ constexpr bool reference_transfers(int dim, int degree, bool is_double)
 {
   return dim == 3 && degree >= 2 && tuned(VPATCH_REFERENCE_TRANSFERS, 1);
 }
+// Whether those kernels' x and y contractions, too, give a thread a whole line with the
+// compiled-in matrix (common.cuh, contract_lines) instead of one output row of the plane
+// with the matrix in shared memory. -DVPATCH_TRANSFER_LINES=0/1 overrides.
+constexpr bool transfer_lines(int dim, int degree, bool is_double) { return reference_transfers(dim, degree, is_double) && tuned(VPATCH_TRANSFER_LINES, 1); }
 
 // Whether the cell and patch kernels (smoother, operator k >= 3, transfers) gather their
 // shared-memory inputs with cp.async (common.cuh, copy_or_zero) instead of load-then-store
