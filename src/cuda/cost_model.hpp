@@ -112,20 +112,23 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double)
     c.writes *= points;
     return c;
   }
+  const bool ref = reference_operator(dim, k, is_double); // compiled-in matrices, x and y by lines
   c.writes += (double)b * b * bz;
-  c += contract_cost(0, b, b, bz, b, 2, 1, 2, 2);
+  c += contract_cost(0, b, b, bz, b, 2, 1, 2, 2, ref, ref);
   if (dim == 2) c += contract_cost(1, b, b, 1, b, 2, 2, 2, 0);
   else {
-    c += contract_cost(1, b, b, b, b, 2, 2, 3, 2);
-    c += contract_cost(2, b, b, b, b, 2, 2, 2, 0);
+    c += contract_cost(1, b, b, b, b, 2, 2, 3, 2, ref, ref);
+    c += contract_cost(2, b, b, b, b, 2, 2, 2, 0, ref);
   }
   return c;
 }
 
-// One coarse cell of prolongate plus one of restrict_add.
+// One coarse cell of prolongate plus one of restrict_add (precision-independent: the
+// compiled-in z matrix and the lines of tuning.hpp reference_transfers / transfer_lines).
 inline KernelCost transfer_cost(int dim, int k)
 {
   const int b = k + 1, p = 2 * k + 1;
+  const bool ref = reference_transfers(dim, k, false), ln = transfer_lines(dim, k, false);
   KernelCost c;
   if (dim == 2) {
     c.writes += (double)b * b;
@@ -136,13 +139,13 @@ inline KernelCost transfer_cost(int dim, int k)
     c += contract_cost(1, b, p, 1, b, 1, 1, 1, 0);
   } else {
     c.writes += (double)b * b * b;
-    c += contract_cost(0, b, b, b, p, 1, 1, 1, 1);
-    c += contract_cost(1, p, b, b, p, 1, 1, 1, 1);
-    c += contract_cost(2, p, p, b, p, 1, 1, 1, 0);
+    c += contract_cost(0, b, b, b, p, 1, 1, 1, 1, ln, ln);
+    c += contract_cost(1, p, b, b, p, 1, 1, 1, 1, ln, ln);
+    c += contract_cost(2, p, p, b, p, 1, 1, 1, 0, ref);
     c.writes += (double)p * p * p;
-    c += contract_cost(0, p, p, p, b, 1, 1, 1, 1);
-    c += contract_cost(1, b, p, p, b, 1, 1, 1, 1);
-    c += contract_cost(2, b, b, p, b, 1, 1, 1, 0);
+    c += contract_cost(0, p, p, p, b, 1, 1, 1, 1, ln, ln);
+    c += contract_cost(1, b, p, p, b, 1, 1, 1, 1, ln, ln);
+    c += contract_cost(2, b, b, p, b, 1, 1, 1, 0, ref);
   }
   if (k == 1) c.reads = c.writes = 0; // one thread per point, registers only (transfer.cu)
   return c;

@@ -4,6 +4,8 @@
 #include "../core/dispatch.hpp"
 #include "common.cuh"
 #include "march.cuh"
+#include "reference_tables.hpp"
+#include <cmath>
 #include <cuda_pipeline.h>
 #include "tuning.hpp"
 
@@ -19,7 +21,27 @@ struct CellPlan {
   static constexpr int mats = 2 * nb * nb;
   static constexpr bool async = async_gathers(dim, k); // cp.async input gathers
   static constexpr std::size_t smem = sizeof(Number) * (std::size_t)(mats + C * per_cell);
+  // compiled-in h = 1 cell matrices, x and y contractions by lines (tuning.hpp, reference_operator)
+  static constexpr bool reference = reference_operator(dim, k, sizeof(Number) == 8);
 };
+
+// The h = 1 cell mass and stiffness matrices (reference_tables.hpp) in Number, compiled in.
+template <int k, typename Number>
+struct ReferenceCell {
+  Number M[(k + 1) * (k + 1)], K[(k + 1) * (k + 1)];
+};
+template <int k, typename Number>
+constexpr ReferenceCell<k, Number> make_reference_cell()
+{
+  ReferenceCell<k, Number> t{};
+  for (int i = 0; i < (k + 1) * (k + 1); ++i) {
+    t.M[i] = Number(reference::OperatorTables<k>::mass[i]);
+    t.K[i] = Number(reference::OperatorTables<k>::stiffness[i]);
+  }
+  return t;
+}
+template <int k, typename Number>
+__device__ constexpr ReferenceCell<k, Number> reference_cell = make_reference_cell<k, Number>();
 
 struct CellRange {
   int count[3];
@@ -39,7 +61,8 @@ inline CellRange owned_cells(const Box &box)
 
 template <int dim, int k, typename Number>
 __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, Number>::C)
-  laplace_kernel(const Box box, const OperatorView<Number> op, const CellRange cr, const Number *__restrict__ x, Number *y)
+  laplace_kernel(const Box box, const OperatorView<Number> op, const CellRange cr, const Number *__restrict__ x, Number *y,
+                 const Number op_scale)
 {
   using Plan = CellPlan<dim, k, Number>;
   constexpr int nb = Plan::nb, T = Plan::T, nz = Plan::nz;
@@ -65,25 +88,33 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
     return [&, xa, yb](int zc) { return valid && !box.on_boundary(i0 + xa, j0 + yb, l0 + zc); };
   });
   __syncthreads();
-  contract<0, nb, nb, nz, nb, 2, 1, 2, false, nb, T, false>(
-    t, {M, K}, {X}, [](Number *acc, const Number *mv, const Number *iv) {
+  // The matrices: the level's in shared memory, or (reference) the h = 1 ones compiled in,
+  // with the x and y contractions by lines and the result scaled by op_scale = h^(d-2).
+  const Number *Mm = M, *Km = K;
+  if constexpr (Plan::reference) {
+    Mm = reference_cell<k, Number>.M;
+    Km = reference_cell<k, Number>.K;
+  }
+  constexpr bool Ln = Plan::reference;
+  contract<0, nb, nb, nz, nb, 2, 1, 2, false, nb, T, false, 1, 0, false, Ln>(
+    t, {Mm, Km}, {X}, [](Number *acc, const Number *mv, const Number *iv) {
       acc[0] += mv[0] * iv[0];
       acc[1] += mv[1] * iv[0];
     },
     [&](const Number *acc, int, int, int, int o, int) { B0[o] = acc[0]; B1[o] = acc[1]; });
   __syncthreads();
   auto add = [&](const Number *acc, int xa, int yb, int zc, int, int) {
-    if (valid) atomicAdd(y + base + xa + yb * gy + zc * gz, acc[0]);
+    if (valid) atomicAdd(y + base + xa + yb * gy + zc * gz, Plan::reference ? op_scale * acc[0] : acc[0]);
   };
   const SumOfTwo<chained_fma(false, sizeof(Number) == 8)> two;
   if constexpr (dim == 2) {
-    contract<1, nb, nb, 1, nb, 2, 2, 1, false, nb, T, false>(t, {M, K}, {B1, B0}, two, add); // M_1 c + K_1 a
+    contract<1, nb, nb, 1, nb, 2, 2, 1, false, nb, T, false>(t, {Mm, Km}, {B1, B0}, two, add); // M_1 c + K_1 a
   } else {
-    contract<1, nb, nb, nz, nb, 2, 2, 2, false, nb, T, true>( // u = M_1 c + K_1 a, v = M_1 a
-      t, {M, K}, {B1, B0}, SumOfTwoAndMass<chained_fma(false, sizeof(Number) == 8)>{},
+    contract<1, nb, nb, nz, nb, 2, 2, 2, false, nb, T, true, 1, 0, false, Ln>( // u = M_1 c + K_1 a, v = M_1 a
+      t, {Mm, Km}, {B1, B0}, SumOfTwoAndMass<chained_fma(false, sizeof(Number) == 8)>{},
       [&](const Number *acc, int, int, int, int o, int) { B0[o] = acc[0]; B1[o] = acc[1]; });
     __syncthreads();
-    contract<2, nb, nb, nz, nb, 2, 2, 1, false, nb, T, false>(t, {M, K}, {B0, B1}, two, add); // M_2 u + K_2 v
+    contract<2, nb, nb, nz, nb, 2, 2, 1, false, nb, T, false>(t, {Mm, Km}, {B0, B1}, two, add); // M_2 u + K_2 v
   }
 }
 
@@ -279,7 +310,9 @@ void launch_laplace(const Box &box, OperatorView<Number> op, const Number *x, Nu
     auto kernel = laplace_kernel<dim, k, Number>;
     prepare_shared(kernel, Plan::smem, "laplace_apply", configured);
     const long blocks = (cr.ncells + Plan::C - 1) / Plan::C;
-    kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::smem, stream>>>(box, op, cr, x, y);
+    // reference: the level's cell matrices are h M^, K^ / h with h = 1 / cells (core/element1d.hpp, Level1D)
+    const Number op_scale = (Number)std::pow(1.0 / box.cells, dim - 2);
+    kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::smem, stream>>>(box, op, cr, x, y, op_scale);
     check_launch("laplace_apply kernel launch");
   }
 }

@@ -50,6 +50,9 @@
 #ifndef VPATCH_TRANSFER_LINES
 #define VPATCH_TRANSFER_LINES -1
 #endif
+#ifndef VPATCH_REFERENCE_OPERATOR
+#define VPATCH_REFERENCE_OPERATOR -1
+#endif
 #ifndef VPATCH_ASYNC_GATHERS
 #define VPATCH_ASYNC_GATHERS -1
 #endif
@@ -166,6 +169,20 @@ constexpr bool line_contractions(int dim, int degree, bool is_double) { return l
 constexpr bool reference_matrices(int dim, int degree, bool is_double)
 {
   return launch_matrices(dim, degree, is_double) && tuned(VPATCH_REFERENCE_MATRICES, !is_double);
+}
+
+// Whether the 3D cell operator kernel (laplace_kernel, k >= 4) takes the h = 1 cell
+// matrices compiled in (reference_tables.hpp; the level's operator is h times the
+// reference one in 3D, applied to each cell's result) with its x and y contractions by
+// lines (common.cuh, contract_lines), instead of the level's matrices from shared memory in
+// the plane form. H200, MatMult 3D float GDoF/s (bench/NOTES.md, "Operator by lines"): k = 4
+// 82.4 -> 100.7, k = 5 87.8 -> 111.9, k = 6 92.1 -> 122.3, k = 7 102.0 -> 105.5, k = 8 69.2 ->
+// 99.8; k = 3 81.3 -> 73.6 (hence k >= 4). Float only: compiled-in double matrices are built
+// from two UMOVs per entry (3D k = 7: 345 of 1616 instructions, 128 registers; k = 9, 10
+// spill). -DVPATCH_REFERENCE_OPERATOR=0/1 overrides.
+constexpr bool reference_operator(int dim, int degree, bool is_double)
+{
+  return dim == 3 && degree >= 4 && tuned(VPATCH_REFERENCE_OPERATOR, !is_double);
 }
 
 // Whether the 3D cell transfer kernels (k >= 2) take the matrix of their z contraction

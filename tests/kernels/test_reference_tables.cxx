@@ -1,9 +1,11 @@
 // The reference tables compiled into CUDA kernels (src/cuda/reference_tables.hpp: the patch
-// tables of the 3D float smoother, the 1D prolongation of the 3D transfers) against the
+// tables of the 3D float smoother, the 1D prolongation of the 3D transfers, the cell
+// matrices of the 3D operator) against the
 // host computation they were generated from, and the scaling law the smoother relies on to
 // use its tables on every level:
 //   Level1D(e, 1) (h = 1) reproduces the header's patch tables (mass and stiffness rows,
-//   eigenvectors, eigenvalues), Element1D(k) its prolongation;
+//   eigenvectors, eigenvalues), Element1D(k) its prolongation and cell matrices (a level's:
+//   h M^, K^ / h);
 //   on a level of cell size h the patch rows are h M^ and K^ / h, the eigenvalues
 //   lambda^ / h^2 and each eigenvector column S^ / sqrt(h) up to its sign.
 // A stale or hand-edited header fails the first check; a change of the discretization that
@@ -23,6 +25,7 @@ namespace {
 
 constexpr int kmin = 2, kmax = 4; // the degrees with launch-constant matrices (tuning.hpp, launch_matrices)
 constexpr int tmin = 2, tmax = 10; // the 3D degrees of the cell transfer kernels (k >= 2)
+constexpr int omin = 4, omax = 10; // the 3D degrees of the cell operator kernel with compiled-in matrices (k >= 4)
 
 int failures = 0;
 
@@ -62,6 +65,17 @@ void check_transfer()
 {
   const Element1D e(k);
   compare("prolongation", k, 0, e.prolongation, cuda::reference::TransferTables<k>::prolongation, 1.0, 1e-13);
+}
+
+template <int k>
+void check_operator()
+{
+  const Element1D e(k);
+  for (int cells : {1, 5}) { // a level's cell matrices: h M^, K^ / h
+    const Level1D l(e, cells);
+    compare("cell mass", k, cells, l.cell_mass, cuda::reference::OperatorTables<k>::mass, 1.0 / cells, 1e-13);
+    compare("cell stiffness", k, cells, l.cell_stiffness, cuda::reference::OperatorTables<k>::stiffness, cells, 1e-13);
+  }
 }
 
 template <int k>
@@ -120,6 +134,16 @@ int write_header(const char *path)
     write_array(f, "prolongation", Element1D(k).prolongation);
     std::fprintf(f, "};\n");
   }
+  std::fprintf(f, "\n// The cell mass and stiffness matrices ((k+1)^2, Element1D::mass, stiffness) at h = 1; a level of\n"
+                  "// cell size h has h M^ and K^ / h.\nconstexpr int operator_degree_min = %d, operator_degree_max = %d;\n\n"
+                  "template <int k>\nstruct OperatorTables;\n", omin, omax);
+  for (int k = omin; k <= omax; ++k) {
+    const Element1D e(k);
+    std::fprintf(f, "\ntemplate <>\nstruct OperatorTables<%d> {\n", k);
+    write_array(f, "mass", e.mass);
+    write_array(f, "stiffness", e.stiffness);
+    std::fprintf(f, "};\n");
+  }
   std::fprintf(f, "\n} // namespace reference\n} // namespace cuda\n} // namespace vpatch\n");
   std::fclose(f);
   return 0;
@@ -144,6 +168,15 @@ int main(int argc, char **argv)
   check_transfer<8>();
   check_transfer<9>();
   check_transfer<10>();
-  std::printf("%s: reference patch tables, k = %d..%d; transfer tables, k = %d..%d\n", failures ? "FAIL" : "OK", kmin, kmax, tmin, tmax);
+  static_assert(cuda::reference::operator_degree_min == omin && cuda::reference::operator_degree_max == omax, "regenerate the header (--write)");
+  check_operator<4>();
+  check_operator<5>();
+  check_operator<6>();
+  check_operator<7>();
+  check_operator<8>();
+  check_operator<9>();
+  check_operator<10>();
+  std::printf("%s: reference patch tables, k = %d..%d; transfer tables, k = %d..%d; operator tables, k = %d..%d\n", failures ? "FAIL" : "OK",
+              kmin, kmax, tmin, tmax, omin, omax);
   return failures ? 1 : 0;
 }
