@@ -187,11 +187,14 @@ constexpr bool reference_operator(int dim, int degree, bool is_double)
 
 // Whether the 3D cell transfer kernels (k >= 2) take the matrix of their z contraction
 // (the same entry in every thread) compiled in (reference_tables.hpp; the 1D
-// prolongation does not depend on the level) instead of from shared memory.
+// prolongation does not depend on the level) instead of from shared memory. Not for
+// double k >= 5: with it and transfer_lines, H200 prolongation + restriction (bench_kernels)
+// k = 5 51.2 -> 47.1, k = 7 47.5 -> 42.3 GDoF/s, k = 6, 8 within 3% (bench/NOTES.md,
+// "Transfers by lines"); float k = 2..8 and double k = 2..4 gained 1-35%.
 // -DVPATCH_REFERENCE_TRANSFERS=0/1 overrides.
 constexpr bool reference_transfers(int dim, int degree, bool is_double)
 {
-  return dim == 3 && degree >= 2 && tuned(VPATCH_REFERENCE_TRANSFERS, 1);
+  return dim == 3 && degree >= 2 && tuned(VPATCH_REFERENCE_TRANSFERS, !(is_double && degree >= 5));
 }
 // Whether those kernels' x and y contractions, too, give a thread a whole line with the
 // compiled-in matrix (common.cuh, contract_lines) instead of one output row of the plane
