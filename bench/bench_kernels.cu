@@ -243,7 +243,7 @@ static void bench_level(int dim, int k, const Options &opt)
       emit({dim, k, prec, "laplace_apply", dofs, sec, ncells * c.flops, ncells * (c.reads + c.writes) * bsz, 2.0});
     }
     if (opt.wants("prolongate+restrict")) {
-      const cuda::KernelCost c = cuda::transfer_cost(dim, k);
+      const cuda::KernelCost c = cuda::transfer_cost(dim, k, sizeof(Number) == 8);
       const double sec = time_best(
         [&] {
           // no feedback between the two (values grow only linearly over the runs)

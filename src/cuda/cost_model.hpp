@@ -123,12 +123,12 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double)
   return c;
 }
 
-// One coarse cell of prolongate plus one of restrict_add (precision-independent: the
-// compiled-in z matrix and the lines of tuning.hpp reference_transfers / transfer_lines).
-inline KernelCost transfer_cost(int dim, int k)
+// One coarse cell of prolongate plus one of restrict_add (the compiled-in z matrix and the
+// lines where tuning.hpp reference_transfers / transfer_lines say so).
+inline KernelCost transfer_cost(int dim, int k, bool is_double)
 {
   const int b = k + 1, p = 2 * k + 1;
-  const bool ref = reference_transfers(dim, k, false), ln = transfer_lines(dim, k, false);
+  const bool ref = reference_transfers(dim, k, is_double), ln = transfer_lines(dim, k, is_double);
   KernelCost c;
   if (dim == 2) {
     c.writes += (double)b * b;
