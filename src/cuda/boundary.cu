@@ -1,4 +1,5 @@
-// Owned boundary points of a level vector: dst = src (copy_boundary) or dst = value.
+// Owned boundary points of a level vector: dst = src (copy_boundary), dst = value
+// (set_boundary) or dst = minuend - src (residual_boundary: the identity rows of b - A x).
 #include "common.cuh"
 
 namespace vpatch {
@@ -8,8 +9,10 @@ namespace detail {
 // The owned points on the faces of the domain: blockIdx.y = face (2d + side), threads
 // grid-stride over the face's owned (u, v) points; points on edges are visited once per
 // face they lie on (the same value). O(n^{d-1}) work: interior points are never touched.
-template <typename Number, bool copy>
-__global__ void boundary_kernel(const Box box, const Number *src, Number value, Number *dst)
+enum class BoundaryOp { Copy, Set, Subtract };
+
+template <typename Number, BoundaryOp op>
+__global__ void boundary_kernel(const Box box, const Number *src, const Number *minuend, Number value, Number *dst)
 {
   const int d = blockIdx.y / 2, c = (blockIdx.y % 2) ? box.n - 1 : 0;
   if (c < box.os[d] || c >= box.os[d] + box.om[d]) return; // this rank owns no point of the face
@@ -21,12 +24,14 @@ __global__ void boundary_kernel(const Box box, const Number *src, Number value, 
     p[du] = box.os[du] + (int)(g % nu);
     p[dv] = box.os[dv] + (int)(g / nu);
     const long o = box.owned_index(p[0], p[1], p[2]);
-    dst[o] = copy ? src[o] : value;
+    if constexpr (op == BoundaryOp::Copy) dst[o] = src[o];
+    else if constexpr (op == BoundaryOp::Set) dst[o] = value;
+    else dst[o] = minuend[o] - src[o];
   }
 }
 
-template <typename Number, bool copy>
-void launch_boundary(const Box &box, const Number *src, Number value, Number *dst, void *stream)
+template <typename Number, BoundaryOp op>
+void launch_boundary(const Box &box, const Number *src, const Number *minuend, Number value, Number *dst, void *stream)
 {
   if (box.owned_points() <= 0) return;
   long face = 0; // largest face
@@ -34,8 +39,8 @@ void launch_boundary(const Box &box, const Number *src, Number value, Number *ds
   const int threads = 256;
   const long blocks = std::min<long>((face + threads - 1) / threads, 4096);
   const dim3 grid((unsigned)blocks, 2 * box.dim);
-  boundary_kernel<Number, copy><<<grid, threads, 0, to_stream(stream)>>>(box, src, value, dst);
-  check_launch(copy ? "copy_boundary kernel launch" : "set_boundary kernel launch");
+  boundary_kernel<Number, op><<<grid, threads, 0, to_stream(stream)>>>(box, src, minuend, value, dst);
+  check_launch("boundary kernel launch");
 }
 
 } // namespace detail
@@ -43,17 +48,25 @@ void launch_boundary(const Box &box, const Number *src, Number value, Number *ds
 template <typename Number>
 void copy_boundary(const Box &box, const Number *src, Number *dst, void *stream)
 {
-  detail::launch_boundary<Number, true>(box, src, Number(0), dst, stream);
+  detail::launch_boundary<Number, detail::BoundaryOp::Copy>(box, src, nullptr, Number(0), dst, stream);
+}
+
+template <typename Number>
+void residual_boundary(const Box &box, const Number *b, const Number *x, Number *r, void *stream)
+{
+  detail::launch_boundary<Number, detail::BoundaryOp::Subtract>(box, x, b, Number(0), r, stream);
 }
 
 template <typename Number>
 void set_boundary(const Box &box, Number value, Number *dst, void *stream)
 {
-  detail::launch_boundary<Number, false>(box, nullptr, value, dst, stream);
+  detail::launch_boundary<Number, detail::BoundaryOp::Set>(box, nullptr, nullptr, value, dst, stream);
 }
 
 template void copy_boundary<float>(const Box &, const float *, float *, void *);
 template void copy_boundary<double>(const Box &, const double *, double *, void *);
+template void residual_boundary<float>(const Box &, const float *, const float *, float *, void *);
+template void residual_boundary<double>(const Box &, const double *, const double *, double *, void *);
 template void set_boundary<float>(const Box &, float, float *, void *);
 template void set_boundary<double>(const Box &, double, double *, void *);
 

@@ -26,6 +26,10 @@ void memset_zero(void *p, std::size_t bytes, void *stream);
 // point is written, points outside the owned cells' closure get 0).
 template <typename Number>
 void laplace_apply(const Box &box, OperatorView<Number> op, const Number *x, Number *y, void *stream);
+// y_local = b_local - sum over owned cells A_K x_local in one pass (laplace_apply, then
+// y = b - y); the boundary rows of the residual come from residual_boundary.
+template <typename Number>
+void laplace_residual(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Number *y, void *stream);
 // d_local += cell contributions to diag(A).
 template <typename Number>
 void laplace_diagonal(const Box &box, OperatorView<Number> op, Number *d, void *stream);
@@ -40,9 +44,11 @@ void prolongate(const Box &coarse, const Box &fine, TransferView<Number> t, cons
 // coarse_local += P^T fine_owned.
 template <typename Number>
 void restrict_add(const Box &coarse, const Box &fine, TransferView<Number> t, const Number *xf, Number *xc, void *stream);
-// Owned boundary points: dst = src, or dst = value.
+// Owned boundary points: dst = src, dst = value, or r = b - x (the identity rows of b - A x).
 template <typename Number>
 void copy_boundary(const Box &box, const Number *src, Number *dst, void *stream);
+template <typename Number>
+void residual_boundary(const Box &box, const Number *b, const Number *x, Number *r, void *stream);
 template <typename Number>
 void set_boundary(const Box &box, Number value, Number *dst, void *stream);
 

@@ -1,6 +1,8 @@
 // Matrix-free Laplacian y = A x over the owned cells and its diagonal (see
 // cpu::laplace_apply): cell-based sum factorization in shared memory with atomicAdd into
-// the shared points (k >= 3), or a per-point gather in registers (k <= 2).
+// the shared points (k >= 3), or a per-point gather in registers (k <= 2). Given b, the
+// same kernels form the residual y = b - A x in the same pass (y starts from b and the
+// cell contributions are subtracted; the gather subtracts its sum from b at the store).
 #include "../core/dispatch.hpp"
 #include "common.cuh"
 #include "march.cuh"
@@ -104,7 +106,7 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
     [&](const Number *acc, int, int, int, int o, int) { B0[o] = acc[0]; B1[o] = acc[1]; });
   __syncthreads();
   auto add = [&](const Number *acc, int xa, int yb, int zc, int, int) {
-    if (valid) atomicAdd(y + base + xa + yb * gy + zc * gz, Plan::reference ? op_scale * acc[0] : acc[0]);
+    if (valid) atomicAdd(y + base + xa + yb * gy + zc * gz, op_scale * acc[0]);
   };
   const SumOfTwo<chained_fma(false, sizeof(Number) == 8)> two;
   if constexpr (dim == 2) {
@@ -169,9 +171,12 @@ __device__ __forceinline__ Number dot(const Number (&a)[N], const Number *b)
 template <int dim, int k, typename Number>
 using GatherTile = MarchTile<dim, gather_rows(dim, k, sizeof(Number) == 8)>;
 
-template <int dim, int k, typename Number>
+// residual: y = rhs - A x (a separate instantiation: a runtime test at the store costs the
+// operator 3-7% at k <= 2).
+template <int dim, int k, typename Number, bool residual>
 __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_min_blocks_per_sm(dim, k, sizeof(Number) == 8))
-  laplace_gather_kernel(const Box box, const OperatorView<Number> op, const Number *__restrict__ x, Number *__restrict__ y)
+  laplace_gather_kernel(const Box box, const OperatorView<Number> op, const Number *__restrict__ x, const Number *__restrict__ rhs,
+                        Number *__restrict__ y)
 {
   using Tile = GatherTile<dim, k, Number>;
   constexpr int W = 2 * k + 1, C = (k + 1) * (k + 1), m = Tile::m, NT = Tile::threads, R = Tile::rows;
@@ -289,29 +294,37 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_mi
     if (l >= l_begin) {
 #pragma unroll
       for (int r = 0; r < R; ++r)
-        if (in[r]) y[col + (dim == 3 ? (long)r * box.gm[0] : r * Tile::X) + (long)(l - z0) * stride] = acc[r][0];
+        if (in[r]) {
+          const long o = col + (dim == 3 ? (long)r * box.gm[0] : r * Tile::X) + (long)(l - z0) * stride;
+          y[o] = residual ? rhs[o] - acc[r][0] : acc[r][0];
+        }
     }
   }
 }
 
 template <int dim, int k, typename Number>
-void launch_laplace(const Box &box, OperatorView<Number> op, const Number *x, Number *y, cudaStream_t stream)
+void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Number *y, cudaStream_t stream)
 {
   if constexpr (k <= 2) {
     using Tile = GatherTile<dim, k, Number>;
-    laplace_gather_kernel<dim, k, Number><<<Tile::grid(box.gm[0], box.gm[1], box.gm[Tile::m]), Tile::block(), 0, stream>>>(box, op, x, y);
+    const dim3 grid = Tile::grid(box.gm[0], box.gm[1], box.gm[Tile::m]);
+    if (b) laplace_gather_kernel<dim, k, Number, true><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y);
+    else laplace_gather_kernel<dim, k, Number, false><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y);
     check_launch("laplace_apply (gather) kernel launch");
   } else {
     using Plan = CellPlan<dim, k, Number>;
-    VPATCH_CUDA_CHECK(cudaMemsetAsync(y, 0, sizeof(Number) * (std::size_t)box.local_points(), stream));
+    const std::size_t bytes = sizeof(Number) * (std::size_t)box.local_points();
+    if (b) VPATCH_CUDA_CHECK(cudaMemcpyAsync(y, b, bytes, cudaMemcpyDeviceToDevice, stream));
+    else VPATCH_CUDA_CHECK(cudaMemsetAsync(y, 0, bytes, stream));
     const CellRange cr = owned_cells(box);
     if (cr.ncells <= 0) return;
     static int configured = -1;
     auto kernel = laplace_kernel<dim, k, Number>;
     prepare_shared(kernel, Plan::smem, "laplace_apply", configured);
     const long blocks = (cr.ncells + Plan::C - 1) / Plan::C;
-    // reference: the level's cell matrices are h M^, K^ / h with h = 1 / cells (core/element1d.hpp, Level1D)
-    const Number op_scale = (Number)std::pow(1.0 / box.cells, dim - 2);
+    // reference: the level's cell matrices are h M^, K^ / h with h = 1 / cells (core/element1d.hpp, Level1D);
+    // negated for the residual
+    const Number op_scale = (Number)((Plan::reference ? std::pow(1.0 / box.cells, dim - 2) : 1.0) * (b ? -1 : 1));
     kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::smem, stream>>>(box, op, cr, x, y, op_scale);
     check_launch("laplace_apply kernel launch");
   }
@@ -347,7 +360,15 @@ template <typename Number>
 void laplace_apply(const Box &box, OperatorView<Number> op, const Number *x, Number *y, void *stream)
 {
   dispatch(box.dim, box.degree, [&](auto d, auto k) {
-    detail::launch_laplace<decltype(d)::value, decltype(k)::value, Number>(box, op, x, y, detail::to_stream(stream));
+    detail::launch_laplace<decltype(d)::value, decltype(k)::value, Number>(box, op, nullptr, x, y, detail::to_stream(stream));
+  });
+}
+
+template <typename Number>
+void laplace_residual(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Number *y, void *stream)
+{
+  dispatch(box.dim, box.degree, [&](auto d, auto k) {
+    detail::launch_laplace<decltype(d)::value, decltype(k)::value, Number>(box, op, b, x, y, detail::to_stream(stream));
   });
 }
 
@@ -369,6 +390,8 @@ void laplace_diagonal(const Box &box, OperatorView<Number> op, Number *d, void *
 
 template void laplace_apply<float>(const Box &, OperatorView<float>, const float *, float *, void *);
 template void laplace_apply<double>(const Box &, OperatorView<double>, const double *, double *, void *);
+template void laplace_residual<float>(const Box &, OperatorView<float>, const float *, const float *, float *, void *);
+template void laplace_residual<double>(const Box &, OperatorView<double>, const double *, const double *, double *, void *);
 template void laplace_diagonal<float>(const Box &, OperatorView<float>, float *, void *);
 template void laplace_diagonal<double>(const Box &, OperatorView<double>, double *, void *);
 

@@ -13,11 +13,11 @@ __global__ void axpby_kernel(std::size_t n, Number alpha, const Number *x, Numbe
   for (std::size_t i = blockIdx.x * (std::size_t)blockDim.x + threadIdx.x; i < n; i += (std::size_t)gridDim.x * blockDim.x)
     y[i] = alpha * x[i] + beta * y[i];
 }
-template <typename From, typename To>
+template <typename From, typename To, bool add>
 __global__ void convert_kernel(std::size_t n, const From *x, To *y)
 {
   for (std::size_t i = blockIdx.x * (std::size_t)blockDim.x + threadIdx.x; i < n; i += (std::size_t)gridDim.x * blockDim.x)
-    y[i] = static_cast<To>(x[i]);
+    y[i] = add ? y[i] + static_cast<To>(x[i]) : static_cast<To>(x[i]);
 }
 unsigned grid_for(std::size_t n)
 {
@@ -39,19 +39,20 @@ void axpby(std::size_t n, Number alpha, const Number *x, Number beta, Number *y,
   check_launch("vpatch::cuda::axpby");
 }
 template <typename From, typename To>
-void convert(std::size_t n, const From *x, To *y, void *stream)
+void convert(std::size_t n, const From *x, To *y, void *stream, bool add)
 {
   if (!n) return;
-  convert_kernel<<<grid_for(n), 256, 0, (cudaStream_t)stream>>>(n, x, y);
+  if (add) convert_kernel<From, To, true><<<grid_for(n), 256, 0, (cudaStream_t)stream>>>(n, x, y);
+  else convert_kernel<From, To, false><<<grid_for(n), 256, 0, (cudaStream_t)stream>>>(n, x, y);
   check_launch("vpatch::cuda::convert");
 }
 
 template void axpby<float>(std::size_t, float, const float *, float, float *, void *);
 template void axpby<double>(std::size_t, double, const double *, double, double *, void *);
-template void convert<float, double>(std::size_t, const float *, double *, void *);
-template void convert<double, float>(std::size_t, const double *, float *, void *);
-template void convert<double, double>(std::size_t, const double *, double *, void *);
-template void convert<float, float>(std::size_t, const float *, float *, void *);
+template void convert<float, double>(std::size_t, const float *, double *, void *, bool);
+template void convert<double, float>(std::size_t, const double *, float *, void *, bool);
+template void convert<double, double>(std::size_t, const double *, double *, void *, bool);
+template void convert<float, float>(std::size_t, const float *, float *, void *, bool);
 
 } // namespace cuda
 } // namespace vpatch

@@ -9,9 +9,9 @@ namespace cuda {
 // y = alpha x + beta y
 template <typename Number>
 void axpby(std::size_t n, Number alpha, const Number *x, Number beta, Number *y, void *stream);
-// y = (To) x
+// y = (To) x, or y += (To) x with add
 template <typename From, typename To>
-void convert(std::size_t n, const From *x, To *y, void *stream);
+void convert(std::size_t n, const From *x, To *y, void *stream, bool add);
 
 } // namespace cuda
 } // namespace vpatch

@@ -36,12 +36,12 @@ PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, boo
     coarse.sweep = SweepType::Forward;
     coarse.damping = 1.0;
     PetscCall(PetscLogEventBegin(events.smooth, 0, 0, 0, 0));
-    PetscCall(A.smooth(coarse, b, x));
+    PetscCall(A.smooth(coarse, b, x, zero_guess));
     PetscCall(PetscLogEventEnd(events.smooth, 0, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(events.smooth, 0, 0, 0, 0));
-  for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.smoother, b, x));
+  for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.smoother, b, x, zero_guess && i == 0));
   PetscCall(PetscLogEventEnd(events.smooth, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(events.mult, 0, 0, 0, 0));
   PetscCall(A.residual(b, x, r));

@@ -145,15 +145,15 @@ LevelOps<Number>::LevelOps(std::shared_ptr<Level> level, MemSpace space, bool wi
 }
 
 template <typename From, typename To>
-void convert(MemSpace s, size_t n, const From *x, To *y, void *stream)
+void convert(MemSpace s, size_t n, const From *x, To *y, void *stream, bool add)
 {
   if (s == MemSpace::Host)
-    for (size_t i = 0; i < n; ++i) y[i] = static_cast<To>(x[i]);
-  else if constexpr (have_cuda) cuda::convert(n, x, y, stream);
+    for (size_t i = 0; i < n; ++i) y[i] = add ? y[i] + static_cast<To>(x[i]) : static_cast<To>(x[i]);
+  else if constexpr (have_cuda) cuda::convert(n, x, y, stream, add);
 }
-template void convert<double, float>(MemSpace, size_t, const double *, float *, void *);
-template void convert<float, double>(MemSpace, size_t, const float *, double *, void *);
-template void convert<double, double>(MemSpace, size_t, const double *, double *, void *);
+template void convert<double, float>(MemSpace, size_t, const double *, float *, void *, bool);
+template void convert<float, double>(MemSpace, size_t, const float *, double *, void *, bool);
+template void convert<double, double>(MemSpace, size_t, const double *, double *, void *, bool);
 
 template <typename Number>
 Number *LevelOps<Number>::local_work(int which)
@@ -235,8 +235,17 @@ template <typename Number>
 PetscErrorCode LevelOps<Number>::residual(const Number *bvec, const Number *x, Number *r)
 {
   PetscFunctionBegin;
-  PetscCall(apply(x, r));
-  PetscCall(axpby(1, bvec, -1, r));
+  if (space_ == MemSpace::Device && !distributed()) { // one pass over r: the operator kernel subtracts from b
+    if constexpr (have_cuda) {
+      PetscCall(KernelBegin(space_));
+      cuda::laplace_residual(box(), op_, bvec, x, r, stream_);
+      PetscCall(KernelEnd(space_, laplace_flops(box())));
+      cuda::residual_boundary(box(), bvec, x, r, stream_);
+    }
+  } else {
+    PetscCall(apply(x, r));
+    PetscCall(axpby(1, bvec, -1, r));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -262,14 +271,16 @@ PetscErrorCode LevelOps<Number>::diagonal(Number *d)
 }
 
 // One color of corrections: x += damping * sum_{j in color} R_j^T A_j^{-1} r_j.
+// x_zero: x is zero, the residual is bl (ghosted where the level is distributed).
 template <typename Number>
-PetscErrorCode LevelOps<Number>::color_step(const SmootherConfig &cfg, int color, const Number *bl, Number *x)
+PetscErrorCode LevelOps<Number>::color_step(const SmootherConfig &cfg, int color, const Number *bl, Number *x, bool x_zero)
 {
   const Box &b = box();
-  const bool global = cfg.kernel == SmootherKernel::Global || cfg.type == CompositeType::Additive;
-  const PatchResidual mode = global ? PatchResidual::Given : PatchResidual::Local;
+  const bool global = !x_zero && (cfg.kernel == SmootherKernel::Global || cfg.type == CompositeType::Additive);
+  const PatchResidual mode = global || x_zero ? PatchResidual::Given : PatchResidual::Local;
   SmootherKernel kernel = cfg.kernel;
-  if (kernel == SmootherKernel::Boundary && (distributed() || cfg.damping != 1.0)) kernel = SmootherKernel::Fused;
+  if (kernel == SmootherKernel::Boundary && (distributed() || cfg.damping != 1.0 || mode == PatchResidual::Given))
+    kernel = SmootherKernel::Fused;
   PetscFunctionBegin;
   const Number *rhs = bl, *xl = x;
   Number *out = x;
@@ -283,7 +294,7 @@ PetscErrorCode LevelOps<Number>::color_step(const SmootherConfig &cfg, int color
     }
   }
   if (distributed()) {
-    if (!global) {
+    if (mode == PatchResidual::Local) {
       PetscCall(global_to_local(x, local_work(0)));
       xl = local_work(0);
     }
@@ -301,27 +312,31 @@ PetscErrorCode LevelOps<Number>::color_step(const SmootherConfig &cfg, int color
 }
 
 template <typename Number>
-PetscErrorCode LevelOps<Number>::smooth(const SmootherConfig &cfg, const Number *bvec, Number *x)
+PetscErrorCode LevelOps<Number>::smooth(const SmootherConfig &cfg, const Number *bvec, Number *x, bool zero_guess)
 {
   const Box &b = box();
   const int ncolors = 1 << b.dim;
   const bool global = cfg.kernel == SmootherKernel::Global || cfg.type == CompositeType::Additive;
   PetscFunctionBegin;
   if (global && !owned_work_.size()) owned_work_ = Buffer<Number>(space_, (size_t)b.owned_points());
-  // The local-residual kernels read b on the patch interiors: ghost it once per application.
+  // The local-residual kernels (and the first step from zero) read b on the patch
+  // interiors: ghost it once per application.
   const Number *bl = bvec;
-  if (!global && distributed()) {
+  if ((!global || zero_guess) && distributed()) {
     PetscCall(global_to_local(bvec, local_work(2)));
     bl = local_work(2);
   }
-  if (cfg.type == CompositeType::Additive) PetscCall(color_step(cfg, -1, bvec, x));
+  if (cfg.type == CompositeType::Additive) PetscCall(color_step(cfg, -1, zero_guess ? bl : bvec, x, zero_guess));
   else {
     std::vector<int> order;
     if (cfg.sweep != SweepType::Backward)
       for (int c = 0; c < ncolors; ++c) order.push_back(c);
     if (cfg.sweep != SweepType::Forward)
       for (int c = ncolors - 1; c >= 0; --c) order.push_back(c);
-    for (int c : order) PetscCall(color_step(cfg, c, global ? bvec : bl, x));
+    for (size_t i = 0; i < order.size(); ++i) {
+      const bool x_zero = zero_guess && i == 0;
+      PetscCall(color_step(cfg, order[i], global && !x_zero ? bvec : bl, x, x_zero));
+    }
   }
   if (space_ == MemSpace::Host) cpu::copy_boundary(b, bvec, x);
   else if constexpr (have_cuda) cuda::copy_boundary(b, bvec, x, stream_);

@@ -53,9 +53,10 @@ private:
   MemSpace space_ = MemSpace::Host;
 };
 
-// y = (To) x on n entries in memory space s (the precision conversions of PCVPATCHMG).
+// y = (To) x, or y += (To) x with add, on n entries in memory space s (the precision
+// conversions of PCVPATCHMG).
 template <typename From, typename To>
-void convert(MemSpace s, size_t n, const From *x, To *y, void *stream);
+void convert(MemSpace s, size_t n, const From *x, To *y, void *stream, bool add = false);
 
 template <typename Number>
 class LevelOps {
@@ -72,7 +73,9 @@ public:
   PetscErrorCode apply(const Number *x, Number *y);                  // y = A x
   PetscErrorCode residual(const Number *b, const Number *x, Number *r); // r = b - A x
   PetscErrorCode diagonal(Number *d);                                // d = diag(A)
-  PetscErrorCode smooth(const SmootherConfig &cfg, const Number *b, Number *x); // one application
+  // One application; zero_guess: x is zero on entry, so the first color's patch residuals
+  // are b itself (PatchResidual::Given: no operator, no closure reads; the same numbers).
+  PetscErrorCode smooth(const SmootherConfig &cfg, const Number *b, Number *x, bool zero_guess = false);
   PetscErrorCode axpby(Number alpha, const Number *x, Number beta, Number *y) const;
   PetscErrorCode zero(Number *x) const;
 
@@ -82,7 +85,7 @@ public:
   Number *local_work(int which); // ghosted scratch arrays 0..2
 
 private:
-  PetscErrorCode color_step(const SmootherConfig &cfg, int color, const Number *bl, Number *x);
+  PetscErrorCode color_step(const SmootherConfig &cfg, int color, const Number *bl, Number *x, bool x_zero);
   std::shared_ptr<Level> level_;
   MemSpace space_;
   void *stream_ = nullptr;

@@ -50,9 +50,8 @@ PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, c
     PetscCall(PetscLogEventEnd(events.convert, 0, 0, 0, 0));
     PetscCall(cycles.cycle_level(cfg, l, true));
     PetscCall(PetscLogEventBegin(events.convert, 0, 0, 0, 0));
-    convert(A.space(), n, cycles.solution(l), r, A.stream()); // r = the correction
+    convert(A.space(), n, cycles.solution(l), xl, A.stream(), true); // x_l += the correction
     PetscCall(PetscLogEventEnd(events.convert, 0, 0, 0, 0));
-    PetscCall(A.axpby(1, r, 1, xl));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

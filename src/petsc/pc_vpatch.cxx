@@ -36,7 +36,8 @@ static PetscErrorCode PCSetUp_VPatch(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Sweep(PC pc, Vec b, Vec y, PetscInt n)
+// n smoother applications on y; zero_guess: y is zero on entry.
+static PetscErrorCode Sweep(PC pc, Vec b, Vec y, PetscInt n, bool zero_guess)
 {
   auto *vp = static_cast<PC_VPatch *>(pc->data);
   LevelOps<PetscScalar> *ops = nullptr;
@@ -55,7 +56,7 @@ static PetscErrorCode Sweep(PC pc, Vec b, Vec y, PetscInt n)
   PetscCall(PetscLogEventBegin(events.smooth, pc, b, y, 0));
   PetscCall(br.get(&ba));
   PetscCall(yw.get(&ya));
-  for (PetscInt i = 0; i < n; ++i) PetscCall(ops->smooth(cfg, ba, ya));
+  for (PetscInt i = 0; i < n; ++i) PetscCall(ops->smooth(cfg, ba, ya, zero_guess && i == 0));
   PetscCall(yw.restore());
   PetscCall(br.restore());
   PetscCall(PetscLogEventEnd(events.smooth, pc, b, y, 0));
@@ -66,7 +67,7 @@ static PetscErrorCode PCApply_VPatch(PC pc, Vec b, Vec y)
 {
   PetscFunctionBegin;
   PetscCall(VecZeroEntries(y));
-  PetscCall(Sweep(pc, b, y, 1));
+  PetscCall(Sweep(pc, b, y, 1, true));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -75,7 +76,7 @@ static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec, PetscRe
 {
   PetscFunctionBegin;
   if (guesszero) PetscCall(VecZeroEntries(y));
-  PetscCall(Sweep(pc, b, y, its));
+  PetscCall(Sweep(pc, b, y, its, guesszero));
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -228,6 +228,18 @@ static void test_level(const Box &box, Context<Number> &ctx)
     return rel_error(dy.download(), yr);
   }, may_skip);
 
+  // laplace_residual: y_local = b_local - A x_local in one pass.
+  ctx.run("laplace_residual", [&] {
+    auto x = cast<Number>(random_vector(nl, g_seed++)), b = cast<Number>(random_vector(nl, g_seed++)),
+         y = cast<Number>(random_vector(nl, g_seed++));
+    std::vector<double> xr = widen(x), br = widen(b), yr(nl, 0.0);
+    cpu::laplace_apply<dim, k, double>(box, ref_t.operator_view(), xr.data(), yr.data());
+    for (std::size_t i = 0; i < nl; ++i) yr[i] = br[i] - yr[i];
+    DevBuf<Number> dx(x), db(b), dy(y);
+    cuda::laplace_residual<Number>(box, dt.op, db.p, dx.p, dy.p, s);
+    return rel_error(dy.download(), yr);
+  }, may_skip);
+
   ctx.run("laplace_diagonal", [&] {
     auto d = cast<Number>(random_vector(nl, g_seed++));
     std::vector<double> dr = widen(d);
@@ -308,6 +320,16 @@ static void test_level(const Box &box, Context<Number> &ctx)
     DevBuf<Number> ds(src), dd(dst);
     cuda::copy_boundary<Number>(box, ds.p, dd.p, s);
     return rel_error(dd.download(), dr);
+  });
+  ctx.run("residual_boundary", [&] {
+    auto b = cast<Number>(random_vector(no, g_seed++)), x = cast<Number>(random_vector(no, g_seed++)),
+         r = cast<Number>(random_vector(no, g_seed++));
+    std::vector<double> diff(no), rr = widen(r);
+    for (std::size_t i = 0; i < no; ++i) diff[i] = (double)b[i] - (double)x[i];
+    cpu::copy_boundary<double>(box, diff.data(), rr.data());
+    DevBuf<Number> db(b), dx(x), dr(r);
+    cuda::residual_boundary<Number>(box, db.p, dx.p, dr.p, s);
+    return rel_error(dr.download(), rr);
   });
   ctx.run("set_boundary", [&] {
     auto dst = cast<Number>(random_vector(no, g_seed++));
