@@ -4,6 +4,7 @@
 #include "../core/layout.hpp"
 #include "../core/level_tables.hpp"
 #include "../core/patch_band.hpp"
+#include "divider.hpp"
 #include "kernels_cuda.hpp"
 #include <cuda_runtime.h>
 #include <stdexcept>
@@ -50,23 +51,6 @@ inline void prepare_shared(Kernel kernel, std::size_t bytes, const char *name, i
   configured_bytes = (int)bytes;
 }
 
-// g = a + n0 (b + n1 c): 32-bit division where g fits (64-bit division is a long
-// instruction sequence, a visible cost in the one-thread-per-point kernels).
-__device__ __forceinline__ void split3(long g, int n0, int n1, int &a, int &b, int &c)
-{
-  if (g < 0x7fffffffL) {
-    const unsigned u = (unsigned)g, q = u / (unsigned)n0;
-    a = (int)(u - q * (unsigned)n0);
-    b = (int)(q % (unsigned)n1);
-    c = (int)(q / (unsigned)n1);
-  } else {
-    const long q = g / n0;
-    a = (int)(g - q * n0);
-    b = (int)(q % n1);
-    c = (int)(q / n1);
-  }
-}
-
 // Shared-memory input tensors of the 3D kernels are gathered with cp.async (global to
 // shared without a register; tuning.hpp, async_gathers): a thread's copies are all in
 // flight at once, where a load-then-store loop waits for each load in turn (the smoother's
@@ -80,11 +64,12 @@ __device__ __forceinline__ void copy_async_or_zero(Number *dst, const Number *sr
 }
 // *dst = src[index] where `load`, else 0 (src[index] is not read then): by cp.async
 // (Async) or a load and a store. wait_copies<Async>() waits for this thread's copies; a
-// __syncthreads() must follow before other threads read them.
+// __syncthreads() must follow before other threads read them. The asynchronous copy takes
+// src + index either way (its zero fill reads nothing), which saves selecting an address.
 template <bool Async, typename Number>
 __device__ __forceinline__ void copy_or_zero(Number *dst, const Number *src, long index, bool load)
 {
-  if constexpr (Async) copy_async_or_zero(dst, load ? src + index : src, load ? (unsigned)sizeof(Number) : 0u);
+  if constexpr (Async) copy_async_or_zero(dst, src + index, load ? (unsigned)sizeof(Number) : 0u);
   else *dst = load ? src[index] : Number(0);
 }
 template <bool Async>
@@ -99,8 +84,9 @@ __device__ __forceinline__ void wait_copies()
 // (column evaluates what depends on x, y once per column and returns the test of z). One
 // address increment per copy, where a loop over the box's linear index spent about 20
 // instructions on each (two divisions, a boundary test per point): the 3D k = 3 float
-// smoother +24%. Ends with wait_copies<Async>(); a __syncthreads() must follow.
-template <bool Async, int N0, int N1, int NZ, int T, typename Number, typename Column>
+// smoother +24%. Ends with wait_copies<Async>() unless Wait = false (the caller waits after
+// work of its own); a __syncthreads() must follow.
+template <bool Async, int N0, int N1, int NZ, int T, bool Wait = true, typename Number, typename Column>
 __device__ __forceinline__ void gather_box(int t, Number *dst, const Number *src, long base, long sy, long sz, Column column)
 {
   for (int p = t; p < N0 * N1; p += T) {
@@ -110,7 +96,7 @@ __device__ __forceinline__ void gather_box(int t, Number *dst, const Number *src
 #pragma unroll
     for (int z = 0; z < NZ; ++z) copy_or_zero<Async>(dst + p + z * N0 * N1, src, s + z * sz, load(z));
   }
-  wait_copies<Async>();
+  if constexpr (Wait) wait_copies<Async>();
 }
 
 template <typename Number>

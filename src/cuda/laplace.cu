@@ -47,7 +47,8 @@ __device__ constexpr ReferenceCell<k, Number> reference_cell = make_reference_ce
 
 struct CellRange {
   int count[3];
-  long ncells;
+  Divider split[2]; // count[0], count[1]: the cell index into (cx, cy, cz)
+  long ncells;      // < 2^31 where split is used
 };
 
 inline CellRange owned_cells(const Box &box)
@@ -57,6 +58,10 @@ inline CellRange owned_cells(const Box &box)
   for (int d = 0; d < 3; ++d) {
     r.count[d] = box.ce[d] > box.cs[d] ? box.ce[d] - box.cs[d] : 0;
     r.ncells *= r.count[d];
+  }
+  if (r.ncells > 0 && r.ncells <= Divider::max_dividend) {
+    r.split[0] = Divider(r.count[0]);
+    r.split[1] = Divider(r.count[1]);
   }
   return r;
 }
@@ -80,9 +85,11 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
   const bool valid = cid < cr.ncells;
   int i0 = 0, j0 = 0, l0 = 0;
   if (valid) {
-    i0 = (box.cs[0] + (int)(cid % cr.count[0])) * k;
-    j0 = (box.cs[1] + (int)((cid / cr.count[0]) % cr.count[1])) * k;
-    l0 = dim == 3 ? (box.cs[2] + (int)(cid / ((long)cr.count[0] * cr.count[1]))) * k : 0;
+    int cx, cy, cz;
+    split3((unsigned)cid, cr.split[0], cr.split[1], cx, cy, cz);
+    i0 = (box.cs[0] + cx) * k;
+    j0 = (box.cs[1] + cy) * k;
+    l0 = dim == 3 ? (box.cs[2] + cz) * k : 0;
   }
   const long gy = box.gm[0], gz = (long)box.gm[0] * box.gm[1];
   const long base = valid ? box.local_index(i0, j0, l0) : 0;
@@ -318,6 +325,7 @@ void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, co
     else VPATCH_CUDA_CHECK(cudaMemsetAsync(y, 0, bytes, stream));
     const CellRange cr = owned_cells(box);
     if (cr.ncells <= 0) return;
+    if (cr.ncells > Divider::max_dividend) throw std::invalid_argument("vpatch cuda: laplace_apply: more than 2^31 - 1 cells");
     static int configured = -1;
     auto kernel = laplace_kernel<dim, k, Number>;
     prepare_shared(kernel, Plan::smem, "laplace_apply", configured);

@@ -27,7 +27,8 @@ struct PatchArgs {
   const Number *rhs, *x;
   Number *out;
   int first[3], step, count[3];
-  long npatches;
+  Divider split[2]; // count[0], count[1]: the patch index into (px, py, pz)
+  long npatches;    // < 2^31
 };
 
 // The patch matrices as launch parameters (tuning.hpp, launch_matrices): M rows, K rows
@@ -120,14 +121,21 @@ struct PatchPlan {
   static constexpr bool pad = !padded && P > 1 && pad_patch_stride(dim, k, sizeof(Number) == 8);
   // stride congruent to the threads per patch (packed: the points of an m x m plane)
   static constexpr int per_patch = pad ? bank_stride(unpadded, packed ? m * m : T) : unpadded;
-  static constexpr int mats = 2 * m * n + 2 * m * m + m;
+  // x and y contractions with one thread per line too (common.cuh, contract_lines)
+  static constexpr bool lines = !padded && line_contractions(dim, k, sizeof(Number) == 8);
+  // The local solve's 1 / (lam_x + lam_y + lam_z) as a table built once per block, where the
+  // contractions run by lines (they read no shared matrices, so the table takes their place):
+  // per point a load and a multiply instead of a division (about 20 instructions with the
+  // reloads of the eigenvalues that the stores between them force).
+  static constexpr bool inverse_table = lines && V != SmootherKernel::Boundary;
+  static constexpr int table = inverse_table ? m * m * mz : 0;
+  static constexpr int mats = std::max(2 * m * n + 2 * m * m + m, table);
   static constexpr bool async = async_gathers(dim, k); // cp.async input gathers
   static constexpr bool launch_mats = !padded && launch_matrices(dim, k, sizeof(Number) == 8);
   static constexpr int launch_size = 2 * m * n + 2 * m * m;
   // the launch-constant matrices compiled in (h = 1) instead of passed
   static constexpr bool reference = launch_mats && reference_matrices(dim, k, sizeof(Number) == 8);
-  // x and y contractions with one thread per line too (common.cuh, contract_lines)
-  static constexpr bool lines = launch_mats && line_contractions(dim, k, sizeof(Number) == 8);
+  static_assert(!lines || launch_mats, "PatchPlan: lines take the matrices as launch constants");
   using Matrices = LaunchMatrices<Number, launch_mats && !reference ? launch_size : 1>;
   // where each stage's tensor lies (after the matrices), and the thread map of each stage
   static constexpr PatchLayout layout = has_searched_layout(dim, k, sizeof(Number) == 8, T, P, V == SmootherKernel::Fused && lines)
@@ -159,7 +167,7 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   using MapS3 = typename Plan::template Map<Solve0 + 3>;
   using MapS4 = typename Plan::template Map<Solve0 + 4>;
   Number *sm = shared_base<Number>();
-  Number *Mr = sm, *Kr = Mr + m * n, *S = Kr + m * n, *St = S + m * m, *lam = St + m * m;
+  Number *Mr = sm, *Kr = Mr + m * n, *S = Kr + m * n, *St = S + m * m, *lam = St + m * m, *inverse = sm;
   // The tables copied to shared memory: the level's, or the reference ones.
   const Number *tM = a.p.mass_rows, *tK = a.p.stiffness_rows, *tS = a.p.eigenvectors, *tSt = a.p.eigenvectors_t,
                *tlam = a.p.eigenvalues;
@@ -197,22 +205,32 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
                 "patch_kernel: the Boundary residual writes a, c in the default layout");
   long *corner = reinterpret_cast<long *>(reinterpret_cast<unsigned char *>(sm) + Plan::corners);
 
-  for (int i = tid; i < m * n; i += blockDim.x) {
-    Mr[i] = tM[i];
-    Kr[i] = tK[i];
-  }
-  for (int i = tid; i < m * m; i += blockDim.x) {
-    S[i]  = tS[i];
-    St[i] = tSt[i];
-  }
-  for (int i = tid; i < m; i += blockDim.x) lam[i] = tlam[i];
+  // Shared copies of the tables that a stage reads from shared memory (by lines every
+  // contraction takes launch constants; the Boundary residual reads M and K).
+  if constexpr (!Ln || boundary_variant)
+    for (int i = tid; i < m * n; i += blockDim.x) {
+      Mr[i] = tM[i];
+      Kr[i] = tK[i];
+    }
+  if constexpr (!Ln)
+    for (int i = tid; i < m * m; i += blockDim.x) {
+      S[i]  = tS[i];
+      St[i] = tSt[i];
+    }
+  if constexpr (!Plan::inverse_table)
+    for (int i = tid; i < m; i += blockDim.x) lam[i] = tlam[i];
+  // (while the closure's copies are in flight)
+  auto fill_inverse_table = [&] {
+    if constexpr (Plan::inverse_table)
+      for (int i = tid; i < Plan::table; i += blockDim.x) inverse[i] = Number(1) / (tlam[i % m] + tlam[i / m % m] + tlam[i / (m * m)]);
+  };
 
   const long pid = (long)blockIdx.x * Plan::P + pib;
   const bool valid = pid < a.npatches;
   int i0 = 0, j0 = 0, l0 = 0;
   if (valid) {
-    const int px = (int)(pid % a.count[0]), py = (int)((pid / a.count[0]) % a.count[1]),
-              pz = (int)(pid / ((long)a.count[0] * a.count[1]));
+    int px, py, pz;
+    split3((unsigned)pid, a.split[0], a.split[1], px, py, pz);
     i0 = (a.first[0] + a.step * px - 1) * k;
     j0 = (a.first[1] + a.step * py - 1) * k;
     l0 = dim == 3 ? (a.first[2] + a.step * pz - 1) * k : 0;
@@ -231,7 +249,7 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     // Closure values, zero on the domain boundary (Boundary: x_I is never read). Only a
     // closure that reaches the boundary tests its points.
     const bool reaches = box.on_boundary(i0, j0, l0) || box.on_boundary(i0 + n - 1, j0 + n - 1, dim == 3 ? l0 + n - 1 : 0);
-    gather_box<Plan::async, n, n, nz, T>(t, X0 + MapX::at(pib, 0, 0, 0), a.x, base, gy, gz, [&](int xa, int yb) { // (compact == padded layout)
+    gather_box<Plan::async, n, n, nz, T, false>(t, X0 + MapX::at(pib, 0, 0, 0), a.x, base, gy, gz, [&](int xa, int yb) { // (compact == padded layout)
       const bool inner_xy = xa > 0 && xa < n - 1 && yb > 0 && yb < n - 1;
       const bool load_xy = valid && !(reaches && (box.on_boundary_1d(i0 + xa) || box.on_boundary_1d(j0 + yb)));
       return [&, inner_xy, load_xy](int zc) {
@@ -239,6 +257,8 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
         return load_xy && !(boundary_variant && interior) && !(dim == 3 && reaches && box.on_boundary_1d(l0 + zc));
       };
     });
+    fill_inverse_table();
+    wait_copies<Plan::async>();
     __syncthreads();
     // a = M_0 x, c = K_0 x: (m, n, nz) each. The residual contractions pass Band: the
     // patch rows vanish between cells, and where contract() unrolls the rows (by lines,
@@ -311,6 +331,7 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     }
   } else {
     // Given residual: r = rhs_I.
+    fill_inverse_table();
     Number *const r = r0 + MapR::at(pib, 0, 0, 0);
     for (int p = t; p < m * m; p += T) { // a point (x, y) of the interior plane and its z column
       const int xa = p % m, yb = p / m;
@@ -363,8 +384,9 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   auto one = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0]; };
   auto to = [](Number *dst) { return [dst](const Number *acc, int, int, int, int o, int) { dst[o] = acc[0]; }; };
   auto divide_to = [&](Number *dst) {
-    return [dst, lam](const Number *acc, int x, int y, int z, int o, int) {
-      dst[o] = acc[0] / (lam[x] + lam[y] + (dim == 3 ? lam[z] : Number(0)));
+    return [dst, lam, inverse](const Number *acc, int x, int y, int z, int o, int) {
+      if constexpr (Plan::inverse_table) dst[o] = acc[0] * inverse[x + m * (y + m * z)];
+      else dst[o] = acc[0] / (lam[x] + lam[y] + (dim == 3 ? lam[z] : Number(0)));
     };
   };
   const Number solve_scale = Plan::reference ? a.solve_scale : Number(1);
@@ -406,7 +428,7 @@ __global__ void __launch_bounds__(128) patch_point_kernel(const PatchArgs<Number
   if (pid >= a.npatches) return;
   const Box &box = a.box;
   int px, py, pz;
-  split3(pid, a.count[0], a.count[1], px, py, pz);
+  split3((unsigned)pid, a.split[0], a.split[1], px, py, pz);
   const int i0 = a.first[0] + a.step * px - 1, j0 = a.first[1] + a.step * py - 1,
             l0 = dim == 3 ? a.first[2] + a.step * pz - 1 : 0;
   const long gy = box.gm[0], gz = (long)box.gm[0] * box.gm[1];
@@ -523,6 +545,9 @@ void launch_patch(const Box &box, PatchView<Number> p, LocalSolver solver, Patch
     args.npatches *= args.count[d];
   }
   if (args.npatches <= 0) return;
+  if (args.npatches > Divider::max_dividend) throw std::invalid_argument("vpatch cuda: patch_correct: more than 2^31 - 1 patches in one launch");
+  args.split[0] = Divider(args.count[0]);
+  args.split[1] = Divider(args.count[1]);
   if (kernel == SmootherKernel::Basic) {
     launch_patch_variant<dim, k, Number, SmootherKernel::Basic>(args, stream);
   } else if constexpr (k == 1) {
