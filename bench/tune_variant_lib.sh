@@ -19,6 +19,7 @@ ARCH="${CUDA_ARCH:-90}"
 B="$ROOT/build-cuda/CMakeFiles/vpatch.dir/src"
 [[ -d "$B" ]] || { echo "build build-cuda first" >&2; exit 1; }
 O="$ROOT/build-tune/$name/obj"
+rm -rf "$O" # every object in it is linked: none may be left from an earlier variant of this name
 mkdir -p "$O"
 FLAGS=(-DVPATCH_HAVE_CUDA=1 -I "$ROOT/include" -I "$ROOT/src" -isystem "$PETSC_DIR/include" -O3 -DNDEBUG
        "--generate-code=arch=compute_$ARCH,code=[compute_$ARCH,sm_$ARCH]" -Xcompiler=-fPIC --expt-relaxed-constexpr -std=c++17 "$@")
