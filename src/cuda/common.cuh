@@ -167,6 +167,24 @@ __device__ __forceinline__ void for_each_input(Step step)
   }
 }
 
+// The point (x, y) of group g's O0 x O1 output plane that thread tid takes in round
+// `round` of contract() (compact layouts; see there), and whether it takes one.
+struct PlanePoint {
+  int x, y, g;
+  bool active;
+};
+template <int O0, int O1, int T, int G, bool Packed, bool Swap>
+__device__ __forceinline__ PlanePoint plane_point(int tid, int round)
+{
+  if constexpr (Packed) {
+    const int p = tid + round * G * T, t = p % (O0 * O1), g = p / (O0 * O1);
+    return {Swap ? t / O1 : t % O0, Swap ? t % O1 : t / O0, g, g < G};
+  } else {
+    const int t = (G == 1 ? tid : tid % T) + round * T;
+    return {Swap ? t / O1 : t % O0, Swap ? t % O1 : t / O0, G == 1 ? 0 : tid / T, t < O0 * O1};
+  }
+}
+
 // One sum-factorization step along direction dir on tensors of input extents
 // (E0, E1, E2); the contracted extent is replaced by NR rows. NM 1D matrices (row-major
 // NR x NE, in shared memory) and NI input tensors are combined by body(acc, mv, iv) into
@@ -231,19 +249,12 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
       x = dir == 0 ? ty : tx;
       y = dir == 0 ? tx : ty;
       active = g < G && x < O0 && y < O1;
-    } else if (Packed) {
-      const int p = tid + round * G * T;
-      g = p / (O0 * O1);
-      const int t = p % (O0 * O1);
-      x = Swap ? t / O1 : t % O0;
-      y = Swap ? t % O1 : t / O0;
-      active = g < G;
     } else {
-      g = G == 1 ? 0 : tid / T;
-      const int t = (G == 1 ? tid : tid % T) + round * T;
-      x = Swap ? t / O1 : t % O0;
-      y = Swap ? t % O1 : t / O0;
-      active = t < O0 * O1;
+      const PlanePoint q = plane_point<O0, O1, T, G, Packed, Swap>(tid, round);
+      x = q.x;
+      y = q.y;
+      g = q.g;
+      active = q.active;
     }
     Number acc[O2][NV];
 #pragma unroll

@@ -38,6 +38,12 @@
 #ifndef VPATCH_LAUNCH_MATRICES
 #define VPATCH_LAUNCH_MATRICES -1
 #endif
+#ifndef VPATCH_PREFETCH_RHS
+#define VPATCH_PREFETCH_RHS -1
+#endif
+#ifndef VPATCH_PREFETCH_OUT
+#define VPATCH_PREFETCH_OUT -1
+#endif
 #ifndef VPATCH_REFERENCE_MATRICES
 #define VPATCH_REFERENCE_MATRICES -1
 #endif
@@ -207,6 +213,26 @@ constexpr bool transfer_lines(int dim, int degree, bool is_double) { return refe
 // gathers"): 3D double smoother k = 3 +12%, k = 8 +17%, 3D transfers +6..19%, MatMult 3D
 // k = 7 +11%; 2D k >= 3 1-5% slower, hence 3D only.
 constexpr bool async_gathers(int dim, int degree) { return tuned(VPATCH_ASYNC_GATHERS, dim == 3); }
+
+// Whether the smoother kernel (compact layouts) loads each thread's column of the right-hand
+// side while the closure's copies are in flight (rhs) and its column of the output during
+// the local solve (out), instead of where the residual and the final write use them: the
+// latency leaves the critical path, the address arithmetic and the registers held across the
+// stages in between are the price. -DVPATCH_PREFETCH_RHS=0/1, -DVPATCH_PREFETCH_OUT=0/1
+// override. H200, Fused 3D, GDoF/s against neither (best of 3 x 3 groups of 5; bench/NOTES.md,
+// "Early loads of b and out"): rhs / out / both: float k = 2 +1.3 / -5.4 / -5.2%, k = 3 -4.1 /
+// +4.9 / -1.0%, k = 4 +1.0 / +11.0 / +15.9%, k = 5..8 -11..0%; double k = 2 +2.3 / -1.1 /
+// +2.1%, k = 3 +2.9 / +1.4 / +5.6%, k = 4 +1.4 / +1.2 / +1.0%, k = 5 +2.9 / +2.8 / +2.3%,
+// k = 6 -4.7 / -1.1 / -5.6%, k = 7 +3.5 / +0.3 / +4.5%, k = 8 +1.2 / -0.4 / -2.3% (Boundary,
+// rhs only: double k = 8 +5.1%, k = 6 -9.2%, float k = 8 -7.9%); 2D within -5..+1%: off.
+constexpr bool prefetch_rhs(int dim, int degree, bool is_double)
+{
+  return tuned(VPATCH_PREFETCH_RHS, dim == 3 && (degree == 2 || degree == 4 || (is_double && degree != 6)));
+}
+constexpr bool prefetch_out(int dim, int degree, bool is_double)
+{
+  return tuned(VPATCH_PREFETCH_OUT, dim == 3 && (degree == 3 || (degree == 4 && !is_double) || (degree == 7 && is_double)));
+}
 
 // Whether the contractions of the several patches of a block use packed thread numbering
 // (detail::contract, Packed: the patches' output planes one after the other, so idle
