@@ -85,16 +85,19 @@ __device__ __forceinline__ void wait_copies()
 // address increment per copy, where a loop over the box's linear index spent about 20
 // instructions on each (two divisions, a boundary test per point): the 3D k = 3 float
 // smoother +24%. Ends with wait_copies<Async>() unless Wait = false (the caller waits after
-// work of its own); a __syncthreads() must follow.
-template <bool Async, int N0, int N1, int NZ, int T, bool Wait = true, typename Number, typename Column>
+// work of its own); a __syncthreads() must follow. Point (x, y, z) lands at dst[x + y DY + z DZ]
+// (compact by default).
+template <bool Async, int N0, int N1, int NZ, int T, bool Wait = true, int DY = N0, int DZ = N0 * N1, typename Number,
+          typename Column>
 __device__ __forceinline__ void gather_box(int t, Number *dst, const Number *src, long base, long sy, long sz, Column column)
 {
   for (int p = t; p < N0 * N1; p += T) {
     const int x = p % N0, y = p / N0;
     const long s = base + x + y * sy;
     const auto load = column(x, y);
+    const int o = DY == N0 ? p : x + y * DY;
 #pragma unroll
-    for (int z = 0; z < NZ; ++z) copy_or_zero<Async>(dst + p + z * N0 * N1, src, s + z * sz, load(z));
+    for (int z = 0; z < NZ; ++z) copy_or_zero<Async>(dst + o + z * DZ, src, s + z * sz, load(z));
   }
   if constexpr (Wait) wait_copies<Async>();
 }

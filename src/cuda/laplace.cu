@@ -4,6 +4,7 @@
 // same kernels form the residual y = b - A x in the same pass (y starts from b and the
 // cell contributions are subtracted; the gather subtracts its sum from b at the store).
 #include "../core/dispatch.hpp"
+#include "cell_layout.hpp"
 #include "common.cuh"
 #include "march.cuh"
 #include "reference_tables.hpp"
@@ -19,12 +20,19 @@ template <int dim, int k, typename Number>
 struct CellPlan {
   static constexpr int nb = k + 1, T = nb * nb, C = cells_per_block_laplace(dim, k);
   static constexpr int nz = dim == 3 ? nb : 1, nd = nb * nb * nz;
-  static constexpr int per_cell = C > 1 && pad_cell_stride(dim, k) ? bank_stride(3 * nd, T) : 3 * nd;
-  static constexpr int mats = 2 * nb * nb;
-  static constexpr bool async = async_gathers(dim, k); // cp.async input gathers
-  static constexpr std::size_t smem = sizeof(Number) * (std::size_t)(mats + C * per_cell);
   // compiled-in h = 1 cell matrices, x and y contractions by lines (tuning.hpp, reference_operator)
   static constexpr bool reference = reference_operator(dim, k, sizeof(Number) == 8);
+  // a cell's record: x, then B0 | B1 (cell_layout.hpp; compact unless searched)
+  static constexpr CellLayout layout =
+    cell_layout(k, C, reference, C > 1 && pad_cell_stride(dim, k) ? bank_stride(3 * nd, T) : 3 * nd);
+  static constexpr int x_size = cell_tensor_size(k, nz, layout.xy, layout.xz), b_size = cell_tensor_size(k, nz, layout.by, layout.bz);
+  static constexpr int per_cell = layout.cell;
+  static_assert(per_cell >= x_size + 2 * b_size, "CellPlan: the cell record holds x, B0 and B1");
+  static constexpr int mats = reference ? 0 : 2 * nb * nb; // the level's matrices in shared memory
+  static constexpr bool async = async_gathers(dim, k);      // cp.async input gathers
+  static constexpr std::size_t smem = sizeof(Number) * (std::size_t)(mats + C * per_cell);
+  using MapX = TensorMap<1, layout.xy, layout.xz, 0>;
+  using MapB = TensorMap<1, layout.by, layout.bz, 0>;
 };
 
 // The h = 1 cell mass and stiffness matrices (reference_tables.hpp) in Number, compiled in.
@@ -73,14 +81,18 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
 {
   using Plan = CellPlan<dim, k, Number>;
   constexpr int nb = Plan::nb, T = Plan::T, nz = Plan::nz;
+  using MapX = typename Plan::MapX;
+  using MapB = typename Plan::MapB;
+  constexpr CellLayout lay = Plan::layout;
   Number *sm = shared_base<Number>();
   Number *M = sm, *K = M + nb * nb;
   const int tid = threadIdx.x, cib = tid / T, t = tid % T;
-  Number *X = sm + Plan::mats + cib * Plan::per_cell, *B0 = X + Plan::nd, *B1 = B0 + Plan::nd;
-  for (int i = tid; i < nb * nb; i += blockDim.x) {
-    M[i] = op.mass[i];
-    K[i] = op.stiffness[i];
-  }
+  Number *X = sm + Plan::mats + cib * Plan::per_cell, *B0 = X + Plan::x_size, *B1 = B0 + Plan::b_size;
+  if constexpr (!Plan::reference)
+    for (int i = tid; i < nb * nb; i += blockDim.x) {
+      M[i] = op.mass[i];
+      K[i] = op.stiffness[i];
+    }
   const long cid = (long)blockIdx.x * Plan::C + cib;
   const bool valid = cid < cr.ncells;
   int i0 = 0, j0 = 0, l0 = 0;
@@ -93,7 +105,7 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
   }
   const long gy = box.gm[0], gz = (long)box.gm[0] * box.gm[1];
   const long base = valid ? box.local_index(i0, j0, l0) : 0;
-  gather_box<Plan::async, nb, nb, nz, T>(t, X, x, base, gy, gz, [&](int xa, int yb) {
+  gather_box<Plan::async, nb, nb, nz, T, true, lay.xy, lay.xz>(t, X, x, base, gy, gz, [&](int xa, int yb) {
     return [&, xa, yb](int zc) { return valid && !box.on_boundary(i0 + xa, j0 + yb, l0 + zc); };
   });
   __syncthreads();
@@ -105,7 +117,7 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
     Km = reference_cell<k, Number>.K;
   }
   constexpr bool Ln = Plan::reference;
-  contract<0, nb, nb, nz, nb, 2, 1, 2, false, nb, T, false, 1, 0, false, Ln>(
+  contract<0, nb, nb, nz, nb, 2, 1, 2, false, nb, T, false, 1, 0, false, Ln, false, MapX, MapB, lay.swap_x>(
     t, {Mm, Km}, {X}, [](Number *acc, const Number *mv, const Number *iv) {
       acc[0] += mv[0] * iv[0];
       acc[1] += mv[1] * iv[0];
@@ -119,11 +131,12 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
   if constexpr (dim == 2) {
     contract<1, nb, nb, 1, nb, 2, 2, 1, false, nb, T, false>(t, {Mm, Km}, {B1, B0}, two, add); // M_1 c + K_1 a
   } else {
-    contract<1, nb, nb, nz, nb, 2, 2, 2, false, nb, T, true, 1, 0, false, Ln>( // u = M_1 c + K_1 a, v = M_1 a
+    contract<1, nb, nb, nz, nb, 2, 2, 2, false, nb, T, true, 1, 0, false, Ln, false, MapB, MapB, lay.swap_y>( // u = M_1 c + K_1 a, v = M_1 a
       t, {Mm, Km}, {B1, B0}, SumOfTwoAndMass<chained_fma(false, sizeof(Number) == 8)>{},
       [&](const Number *acc, int, int, int, int o, int) { B0[o] = acc[0]; B1[o] = acc[1]; });
     __syncthreads();
-    contract<2, nb, nb, nz, nb, 2, 2, 1, false, nb, T, false>(t, {Mm, Km}, {B0, B1}, two, add); // M_2 u + K_2 v
+    contract<2, nb, nb, nz, nb, 2, 2, 1, false, nb, T, false, 1, 0, false, false, false, MapB, MapB, lay.swap_z>(
+      t, {Mm, Km}, {B0, B1}, two, add); // M_2 u + K_2 v
   }
 }
 
