@@ -102,6 +102,33 @@ __device__ __forceinline__ void gather_box(int t, Number *dst, const Number *src
   if constexpr (Wait) wait_copies<Async>();
 }
 
+// The cells a box owns (the cell kernels: operator k >= 3, transfers k >= 2 over the coarse
+// cells), with launch-constant divisions that split a cell index into (cx, cy, cz) (split3)
+// instead of runtime 64-bit ones.
+struct CellRange {
+  int count[3];
+  Divider split[2]; // count[0], count[1]: the cell index into (cx, cy, cz)
+  long ncells;      // < 2^31 where split is used (check_cell_range)
+};
+inline CellRange owned_cells(const Box &box)
+{
+  CellRange r{};
+  r.ncells = 1;
+  for (int d = 0; d < 3; ++d) {
+    r.count[d] = box.ce[d] > box.cs[d] ? box.ce[d] - box.cs[d] : 0;
+    r.ncells *= r.count[d];
+  }
+  if (r.ncells > 0 && r.ncells <= Divider::max_dividend) {
+    r.split[0] = Divider(r.count[0]);
+    r.split[1] = Divider(r.count[1]);
+  }
+  return r;
+}
+inline void check_cell_range(const CellRange &r, const char *name)
+{
+  if (r.ncells > Divider::max_dividend) throw std::invalid_argument(std::string("vpatch cuda: ") + name + ": more than 2^31 - 1 cells");
+}
+
 template <typename Number>
 __device__ __forceinline__ Number *shared_base()
 {

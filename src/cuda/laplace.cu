@@ -53,27 +53,6 @@ constexpr ReferenceCell<k, Number> make_reference_cell()
 template <int k, typename Number>
 __device__ constexpr ReferenceCell<k, Number> reference_cell = make_reference_cell<k, Number>();
 
-struct CellRange {
-  int count[3];
-  Divider split[2]; // count[0], count[1]: the cell index into (cx, cy, cz)
-  long ncells;      // < 2^31 where split is used
-};
-
-inline CellRange owned_cells(const Box &box)
-{
-  CellRange r{};
-  r.ncells = 1;
-  for (int d = 0; d < 3; ++d) {
-    r.count[d] = box.ce[d] > box.cs[d] ? box.ce[d] - box.cs[d] : 0;
-    r.ncells *= r.count[d];
-  }
-  if (r.ncells > 0 && r.ncells <= Divider::max_dividend) {
-    r.split[0] = Divider(r.count[0]);
-    r.split[1] = Divider(r.count[1]);
-  }
-  return r;
-}
-
 template <int dim, int k, typename Number>
 __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, Number>::C)
   laplace_kernel(const Box box, const OperatorView<Number> op, const CellRange cr, const Number *__restrict__ x, Number *y,
@@ -338,7 +317,7 @@ void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, co
     else VPATCH_CUDA_CHECK(cudaMemsetAsync(y, 0, bytes, stream));
     const CellRange cr = owned_cells(box);
     if (cr.ncells <= 0) return;
-    if (cr.ncells > Divider::max_dividend) throw std::invalid_argument("vpatch cuda: laplace_apply: more than 2^31 - 1 cells");
+    check_cell_range(cr, "laplace_apply");
     static int configured = -1;
     auto kernel = laplace_kernel<dim, k, Number>;
     prepare_shared(kernel, Plan::smem, "laplace_apply", configured);

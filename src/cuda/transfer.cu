@@ -52,27 +52,11 @@ constexpr ReferenceTransfer<k, Number> make_reference_transfer()
 template <int k, typename Number>
 __device__ constexpr ReferenceTransfer<k, Number> reference_transfer = make_reference_transfer<k, Number>();
 
-struct CoarseCells {
-  int count[3];
-  long ncells;
-};
-
-inline CoarseCells coarse_cells(const Box &coarse)
-{
-  CoarseCells r{};
-  r.ncells = 1;
-  for (int d = 0; d < 3; ++d) {
-    r.count[d] = coarse.ce[d] > coarse.cs[d] ? coarse.ce[d] - coarse.cs[d] : 0;
-    r.ncells *= r.count[d];
-  }
-  return r;
-}
-
 __device__ __forceinline__ int rows_of(int k, int cell, int cells) { return cell == cells - 1 ? 2 * k + 1 : 2 * k; }
 
 template <int dim, int k, typename Number>
 __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<dim, k, Number>::C)
-  prolongate_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm, const CoarseCells cc,
+  prolongate_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm, const CellRange cc,
                     const Number *__restrict__ xc, Number *xf)
 {
   using Plan = TransferPlan<dim, k, Number>;
@@ -86,9 +70,10 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   const bool valid = cid < cc.ncells;
   int cx = 0, cy = 0, cz = 0;
   if (valid) {
-    cx = coarse.cs[0] + (int)(cid % cc.count[0]);
-    cy = coarse.cs[1] + (int)((cid / cc.count[0]) % cc.count[1]);
-    cz = dim == 3 ? coarse.cs[2] + (int)(cid / ((long)cc.count[0] * cc.count[1])) : 0;
+    split3((unsigned)cid, cc.split[0], cc.split[1], cx, cy, cz);
+    cx += coarse.cs[0];
+    cy += coarse.cs[1];
+    cz = dim == 3 ? cz + coarse.cs[2] : 0;
   }
   {
     const int i0 = cx * k, j0 = cy * k, l0 = dim == 3 ? cz * k : 0;
@@ -125,7 +110,7 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
 
 template <int dim, int k, typename Number>
 __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<dim, k, Number>::C)
-  restrict_kernel(const Box coarse, const Box fine, const Number *__restrict__ Rm, const CoarseCells cc,
+  restrict_kernel(const Box coarse, const Box fine, const Number *__restrict__ Rm, const CellRange cc,
                   const Number *__restrict__ xf, Number *xc)
 {
   using Plan = TransferPlan<dim, k, Number>;
@@ -139,9 +124,10 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   const bool valid = cid < cc.ncells;
   int cx = 0, cy = 0, cz = 0;
   if (valid) {
-    cx = coarse.cs[0] + (int)(cid % cc.count[0]);
-    cy = coarse.cs[1] + (int)((cid / cc.count[0]) % cc.count[1]);
-    cz = dim == 3 ? coarse.cs[2] + (int)(cid / ((long)cc.count[0] * cc.count[1])) : 0;
+    split3((unsigned)cid, cc.split[0], cc.split[1], cx, cy, cz);
+    cx += coarse.cs[0];
+    cy += coarse.cs[1];
+    cz = dim == 3 ? cz + coarse.cs[2] : 0;
   }
   const int rx = rows_of(k, cx, coarse.cells), ry = rows_of(k, cy, coarse.cells), rz = dim == 3 ? rows_of(k, cz, coarse.cells) : 1;
   {
@@ -327,7 +313,7 @@ void launch_transfer(bool restrict_, const Box &coarse, const Box &fine, Transfe
                      cudaStream_t stream)
 {
   using Plan = TransferPlan<dim, k, Number>;
-  const CoarseCells cc = coarse_cells(coarse);
+  const CellRange cc = owned_cells(coarse);
   if (cc.ncells <= 0) return;
   if constexpr (k == 1) {
     using Tile = MarchTile<dim>;
@@ -342,6 +328,7 @@ void launch_transfer(bool restrict_, const Box &coarse, const Box &fine, Transfe
     }
     check_launch("transfer (k = 1) kernel launch");
   } else {
+    check_cell_range(cc, restrict_ ? "restrict_add" : "prolongate");
     const long blocks = (cc.ncells + Plan::C - 1) / Plan::C;
     if (restrict_) {
       static int configured = -1;
