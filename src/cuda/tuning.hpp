@@ -53,6 +53,9 @@
 #ifndef VPATCH_REFERENCE_TRANSFERS
 #define VPATCH_REFERENCE_TRANSFERS -1
 #endif
+#ifndef VPATCH_TRANSFER_COLUMN
+#define VPATCH_TRANSFER_COLUMN -1
+#endif
 #ifndef VPATCH_TRANSFER_LINES
 #define VPATCH_TRANSFER_LINES -1
 #endif
@@ -206,6 +209,18 @@ constexpr bool reference_transfers(int dim, int degree, bool is_double)
 // compiled-in matrix (common.cuh, contract_lines) instead of one output row of the plane
 // with the matrix in shared memory. -DVPATCH_TRANSFER_LINES=0/1 overrides.
 constexpr bool transfer_lines(int dim, int degree, bool is_double) { return reference_transfers(dim, degree, is_double) && tuned(VPATCH_TRANSFER_LINES, 1); }
+
+// Whether the 3D prolongation kernel (k >= 2) updates xf += P xc by whole z columns (common.cuh,
+// ColumnStore: every load of a thread's column before its first store) instead of point by
+// point (each load then waits for the previous store: the compiler cannot tell that they do
+// not alias). More registers held (3D k = 7 float 40 -> 71, double 60 -> 94). H200,
+// prolongation + restriction (bench/NOTES.md, "Prolongation by z columns"): float k = 2..8
+// +12..44%, double k = 2..7 +10..25%, double k = 8 -9% (108 registers): not for double k >= 8.
+// -DVPATCH_TRANSFER_COLUMN=0/1 overrides.
+constexpr bool transfer_column_store(int dim, int degree, bool is_double)
+{
+  return dim == 3 && tuned(VPATCH_TRANSFER_COLUMN, !(is_double && degree >= 8));
+}
 
 // Whether the cell and patch kernels (smoother, operator k >= 3, transfers) gather their
 // shared-memory inputs with cp.async (common.cuh, copy_or_zero) instead of load-then-store
