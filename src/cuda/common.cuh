@@ -136,6 +136,20 @@ __device__ __forceinline__ Number *shared_base()
   return reinterpret_cast<Number *>(vpatch_smem);
 }
 
+// Row stride (at least `row` elements) of a shared-memory matrix whose rows, one per lane's
+// output row in contract()'s plane form (lanes differ in the row up to `rows` values), then
+// start on distinct banks (4-byte words over 32 banks, 8-byte words over 16 bank pairs).
+constexpr int bank_free_rows(int row, int rows, int bytes)
+{
+  const int banks = bytes == 8 ? 16 : 32, n = rows < banks ? rows : banks;
+  for (int s = row;; ++s) {
+    bool distinct = true;
+    for (int a = 0; a < n && distinct; ++a)
+      for (int b = 0; b < a && distinct; ++b) distinct = (a * s - b * s) % banks != 0;
+    if (distinct) return s;
+  }
+}
+
 // Stride of the shared-memory buffers of consecutive groups (patches, cells) of a block:
 // `size` elements rounded up to a value congruent to `lanes` (the threads of a group)
 // modulo the 32 banks, so a warp spanning two groups addresses distinct banks wherever its
@@ -236,7 +250,8 @@ __device__ __forceinline__ PlanePoint plane_point(int tid, int round)
 // larger than T points per group is covered in rounds (thread t takes points t, t + T, ...;
 // not with InPlace). The
 // write out[x + O0 (y + O1 z)] is contiguous in the thread index, matrix rows are read
-// with odd stride NE (no bank conflicts) or broadcast, inputs contiguously or broadcast
+// with stride MS (NE, free of bank conflicts where odd, or bank_free_rows) or broadcast,
+// inputs contiguously or broadcast
 // (Listing 2). Padded (Basic): thread (tx, ty) of group g's N x N frame, masked by
 // coordinates, and direction 0 computed transposed as in Listing 1.
 //
@@ -246,7 +261,8 @@ __device__ __forceinline__ PlanePoint plane_point(int tid, int round)
 // fully unrolled (register accumulators), the k loop for small sizes; for dir < 2 the
 // matrix entries are loaded once per k for all z, for dir == 2 the input entry is. With
 // InPlace the results are stored only after a __syncthreads(), so out may alias the
-// inputs. Every thread of the block must call this (it may synchronize).
+// inputs. Every thread of the block must call this (it may synchronize). MS: the row
+// stride of the matrices in the plane form (default NE; bank_free_rows pads it).
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, int T, bool InPlace, int G, int S, bool Packed,
           bool Band, typename In, typename Out, bool Swap, typename Number, typename Body, typename Store>
 __device__ __forceinline__ void contract_lines(int tid, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
@@ -255,8 +271,8 @@ __device__ __forceinline__ void contract_lines(int tid, const Number *const (&ma
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, bool Padded, int N, int T, bool InPlace,
           int G = 1, int S = 0, bool Packed = false, bool Lines = false, bool Band = false,
           typename In = FrameMap<Padded, N, E0, E1, S>,
-          typename Out = FrameMap<Padded, N, dir == 0 ? NR : E0, dir == 1 ? NR : E1, S>, bool Swap = false, typename Number,
-          typename Body, typename Store>
+          typename Out = FrameMap<Padded, N, dir == 0 ? NR : E0, dir == 1 ? NR : E1, S>, bool Swap = false, int MS = 0,
+          typename Number, typename Body, typename Store>
 __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
                                          Store store)
 {
@@ -267,6 +283,7 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
   static_assert(!Swap || !Padded, "contract: Swap applies to the compact thread maps");
   constexpr int O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1, O2 = dir == 2 ? NR : E2;
   constexpr int NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2);
+  constexpr int ME = MS > 0 ? MS : NE; // matrix row stride
   // Rounds: a plane larger than the thread group is covered in ceil(plane / T) passes.
   constexpr int R = Padded ? 1 : (O0 * O1 + T - 1) / T;
   static_assert(Padded || !InPlace || R == 1, "contract: in-place output plane larger than the thread group");
@@ -297,7 +314,7 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
       if (dir < 2) {
         const int row = dir == 0 ? x : y;
 #pragma unroll
-        for (int j = 0; j < NM; ++j) mv[j] = mats[j][row * NE + k];
+        for (int j = 0; j < NM; ++j) mv[j] = mats[j][row * ME + k];
       } else {
 #pragma unroll
         for (int j = 0; j < NI; ++j) iv[j] = ins[j][In::at(g, x, y, k)];
@@ -310,7 +327,7 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
           for (int j = 0; j < NI; ++j) iv[j] = ins[j][src];
         } else {
 #pragma unroll
-          for (int j = 0; j < NM; ++j) mv[j] = mats[j][z * NE + k];
+          for (int j = 0; j < NM; ++j) mv[j] = mats[j][z * ME + k];
         }
         body(acc[z], mv, iv);
       }

@@ -28,7 +28,10 @@ struct CellPlan {
   static constexpr int x_size = cell_tensor_size(k, nz, layout.xy, layout.xz), b_size = cell_tensor_size(k, nz, layout.by, layout.bz);
   static constexpr int per_cell = layout.cell;
   static_assert(per_cell >= x_size + 2 * b_size, "CellPlan: the cell record holds x, B0 and B1");
-  static constexpr int mats = reference ? 0 : 2 * nb * nb; // the level's matrices in shared memory
+  // the level's matrices in shared memory, rows padded where lanes' rows would share banks
+  // (k + 1 = 8: x * 8 falls on 4 of 32 banks, 2 of 16 bank pairs); compiled in: (k+1)^2
+  static constexpr int mat_stride = reference ? nb : bank_free_rows(nb, nb, (int)sizeof(Number));
+  static constexpr int mats = reference ? 0 : 2 * nb * mat_stride;
   static constexpr bool async = async_gathers(dim, k);      // cp.async input gathers
   static constexpr std::size_t smem = sizeof(Number) * (std::size_t)(mats + C * per_cell);
   using MapX = TensorMap<1, layout.xy, layout.xz, 0>;
@@ -59,18 +62,19 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
                  const Number op_scale)
 {
   using Plan = CellPlan<dim, k, Number>;
-  constexpr int nb = Plan::nb, T = Plan::T, nz = Plan::nz;
+  constexpr int nb = Plan::nb, T = Plan::T, nz = Plan::nz, ms = Plan::mat_stride;
   using MapX = typename Plan::MapX;
   using MapB = typename Plan::MapB;
   constexpr CellLayout lay = Plan::layout;
   Number *sm = shared_base<Number>();
-  Number *M = sm, *K = M + nb * nb;
+  Number *M = sm, *K = M + nb * ms;
   const int tid = threadIdx.x, cib = tid / T, t = tid % T;
   Number *X = sm + Plan::mats + cib * Plan::per_cell, *B0 = X + Plan::x_size, *B1 = B0 + Plan::b_size;
   if constexpr (!Plan::reference)
     for (int i = tid; i < nb * nb; i += blockDim.x) {
-      M[i] = op.mass[i];
-      K[i] = op.stiffness[i];
+      const int o = ms == nb ? i : i / nb * ms + i % nb;
+      M[o] = op.mass[i];
+      K[o] = op.stiffness[i];
     }
   const long cid = (long)blockIdx.x * Plan::C + cib;
   const bool valid = cid < cr.ncells;
@@ -96,7 +100,7 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
     Km = reference_cell<k, Number>.K;
   }
   constexpr bool Ln = Plan::reference;
-  contract<0, nb, nb, nz, nb, 2, 1, 2, false, nb, T, false, 1, 0, false, Ln, false, MapX, MapB, lay.swap_x>(
+  contract<0, nb, nb, nz, nb, 2, 1, 2, false, nb, T, false, 1, 0, false, Ln, false, MapX, MapB, lay.swap_x, ms>(
     t, {Mm, Km}, {X}, [](Number *acc, const Number *mv, const Number *iv) {
       acc[0] += mv[0] * iv[0];
       acc[1] += mv[1] * iv[0];
@@ -108,13 +112,14 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
   };
   const SumOfTwo<chained_fma(false, sizeof(Number) == 8)> two;
   if constexpr (dim == 2) {
-    contract<1, nb, nb, 1, nb, 2, 2, 1, false, nb, T, false>(t, {Mm, Km}, {B1, B0}, two, add); // M_1 c + K_1 a
+    contract<1, nb, nb, 1, nb, 2, 2, 1, false, nb, T, false, 1, 0, false, false, false, MapB, MapB, false, ms>(
+      t, {Mm, Km}, {B1, B0}, two, add); // M_1 c + K_1 a
   } else {
-    contract<1, nb, nb, nz, nb, 2, 2, 2, false, nb, T, true, 1, 0, false, Ln, false, MapB, MapB, lay.swap_y>( // u = M_1 c + K_1 a, v = M_1 a
+    contract<1, nb, nb, nz, nb, 2, 2, 2, false, nb, T, true, 1, 0, false, Ln, false, MapB, MapB, lay.swap_y, ms>( // u = M_1 c + K_1 a, v = M_1 a
       t, {Mm, Km}, {B1, B0}, SumOfTwoAndMass<chained_fma(false, sizeof(Number) == 8)>{},
       [&](const Number *acc, int, int, int, int o, int) { B0[o] = acc[0]; B1[o] = acc[1]; });
     __syncthreads();
-    contract<2, nb, nb, nz, nb, 2, 2, 1, false, nb, T, false, 1, 0, false, false, false, MapB, MapB, lay.swap_z>(
+    contract<2, nb, nb, nz, nb, 2, 2, 1, false, nb, T, false, 1, 0, false, false, false, MapB, MapB, lay.swap_z, ms>(
       t, {Mm, Km}, {B0, B1}, two, add); // M_2 u + K_2 v
   }
 }
