@@ -106,22 +106,25 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
     contract<1, np, nb, nb, np, 1, 1, 1, false, np, T, false, 1, 0, false, Ln>(
       t, {Pxy}, {T1}, one, [&](const Number *acc, int, int, int, int o, int) { T2[o] = acc[0]; });
     __syncthreads();
-    // the thread's fine column at once where tuning.hpp says so (transfer_column_store):
-    // every load of xf before the first store
-    const ColumnStore column{[&](const auto &acc, int a, int b, int) {
-      if (!valid || a >= rx || b >= ry) return;
-      const int i = 2 * cx * k + a, j = 2 * cy * k + b, l0 = 2 * cz * k;
-      if (fine.on_boundary_1d(i) || fine.on_boundary_1d(j)) return;
-      const long sz = (long)fine.om[0] * fine.om[1];
-      Number *o = xf + fine.owned_index(i, j, l0), old[np];
+    if constexpr (Plan::column) {
+      // the thread's fine column at once (tuning.hpp, transfer_column_store): every load of
+      // xf before the first store
+      const ColumnStore column{[&](const auto &acc, int a, int b, int) {
+        if (!valid || a >= rx || b >= ry) return;
+        const int i = 2 * cx * k + a, j = 2 * cy * k + b, l0 = 2 * cz * k;
+        if (fine.on_boundary_1d(i) || fine.on_boundary_1d(j)) return;
+        const long sz = (long)fine.om[0] * fine.om[1];
+        Number *o = xf + fine.owned_index(i, j, l0), old[np];
 #pragma unroll
-      for (int c = 0; c < np; ++c) old[c] = c < rz && !fine.on_boundary_1d(l0 + c) ? o[c * sz] : Number(0);
+        for (int c = 0; c < np; ++c) old[c] = c < rz && !fine.on_boundary_1d(l0 + c) ? o[c * sz] : Number(0);
 #pragma unroll
-      for (int c = 0; c < np; ++c)
-        if (c < rz && !fine.on_boundary_1d(l0 + c)) o[c * sz] = old[c] + acc[c][0];
-    }};
-    if constexpr (Plan::column) contract<2, np, np, nb, np, 1, 1, 1, false, np, T, false>(t, {Pz}, {T2}, one, column);
-    else contract<2, np, np, nb, np, 1, 1, 1, false, np, T, false>(t, {Pz}, {T2}, one, store);
+        for (int c = 0; c < np; ++c)
+          if (c < rz && !fine.on_boundary_1d(l0 + c)) o[c * sz] = old[c] + acc[c][0];
+      }};
+      contract<2, np, np, nb, np, 1, 1, 1, false, np, T, false>(t, {Pz}, {T2}, one, column);
+    } else {
+      contract<2, np, np, nb, np, 1, 1, 1, false, np, T, false>(t, {Pz}, {T2}, one, store);
+    }
   }
 }
 
