@@ -86,12 +86,12 @@ inline KernelCost patch_cost(int dim, int k, SmootherKernel kernel, PatchResidua
   return c;
 }
 
-// One cell of laplace_apply (precision: the k <= 2 kernel's rows per thread depend on it).
+// One cell of laplace_apply (precision: the gather kernel's rows per thread depend on it).
 inline KernelCost laplace_cost(int dim, int k, bool is_double)
 {
   const int b = k + 1, bz = dim == 3 ? b : 1;
   KernelCost c;
-  if (k <= 2) {
+  if (gather_operator(dim, k, is_double)) {
     // laplace_gather_kernel (laplace.cu), per output point: a thread (R points; 3D: R rows,
     // tile of 32 x 8R columns; 2D: R points 256 apart, tile of 256R) reduces each of the
     // chunk + 2k planes it reads to x sums (3D: of its R + 2k halo rows, 2D: of its R

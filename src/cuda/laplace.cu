@@ -1,6 +1,7 @@
 // Matrix-free Laplacian y = A x over the owned cells and its diagonal (see
-// cpu::laplace_apply): cell-based sum factorization in shared memory with atomicAdd into
-// the shared points (k >= 3), or a per-point gather in registers (k <= 2). Given b, the
+// cpu::laplace_apply): a per-point gather in registers (2D, 3D k <= 3: tuning.hpp,
+// gather_operator), or cell-based sum factorization in shared memory with atomicAdd into
+// the shared points (3D k >= 4). Given b, the
 // same kernels form the residual y = b - A x in the same pass (y starts from b and the
 // cell contributions are subtracted; the gather subtracts its sum from b at the store).
 #include "../core/dispatch.hpp"
@@ -124,7 +125,7 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
   }
 }
 
-// Low degree (k <= 2): one thread per point gathers its row of A over the owned cells,
+// Gather (tuning.hpp, gather_operator): one thread per point gathers its row of A over the owned cells,
 // no atomics. Along each direction the owned cells around a point give a 1D row of the
 // mass and stiffness matrices (offsets -k..k; zero where no owned cell couples the two
 // points or the neighbour lies on the domain boundary, where x counts as zero: the
@@ -175,8 +176,8 @@ __device__ __forceinline__ Number dot(const Number (&a)[N], const Number *b)
 template <int dim, int k, typename Number>
 using GatherTile = MarchTile<dim, gather_rows(dim, k, sizeof(Number) == 8)>;
 
-// residual: y = rhs - A x (a separate instantiation: a runtime test at the store costs the
-// operator 3-7% at k <= 2).
+// residual: y = rhs - A x (a separate instantiation: a runtime test at the store cost the
+// operator 3-7% at 2D float k = 1, 2).
 template <int dim, int k, typename Number, bool residual>
 __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_min_blocks_per_sm(dim, k, sizeof(Number) == 8))
   laplace_gather_kernel(const Box box, const OperatorView<Number> op, const Number *__restrict__ x, const Number *__restrict__ rhs,
@@ -309,7 +310,7 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_mi
 template <int dim, int k, typename Number>
 void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Number *y, cudaStream_t stream)
 {
-  if constexpr (k <= 2) {
+  if constexpr (gather_operator(dim, k, sizeof(Number) == 8)) {
     using Tile = GatherTile<dim, k, Number>;
     const dim3 grid = Tile::grid(box.gm[0], box.gm[1], box.gm[Tile::m]);
     if (b) laplace_gather_kernel<dim, k, Number, true><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y);

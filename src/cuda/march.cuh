@@ -1,4 +1,4 @@
-// Thread layout of the low-degree point kernels (operator k <= 2, transfers k = 1): a
+// Thread layout of the point kernels (the gather operator, transfers k = 1): a
 // thread block covers a tile of points across the directions other than the last one
 // (3D: 32 x 8R in x, y with R consecutive rows per thread; 2D: 256R in x, R points 256
 // apart per thread) and marches along the last direction (3D: z, 2D: y)

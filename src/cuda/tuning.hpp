@@ -71,6 +71,12 @@
 #ifndef VPATCH_GATHER_MIN_BLOCKS
 #define VPATCH_GATHER_MIN_BLOCKS -1
 #endif
+#ifndef VPATCH_GATHER_KMAX_2D
+#define VPATCH_GATHER_KMAX_2D -1
+#endif
+#ifndef VPATCH_GATHER_KMAX_3D
+#define VPATCH_GATHER_KMAX_3D -1
+#endif
 
 namespace vpatch {
 namespace cuda {
@@ -266,7 +272,20 @@ constexpr bool pack_patches(int dim, int degree, bool is_double)
 // (3D k = 7 -12%: fewer registers, more blocks, a longer chain of dependent DFMAs).
 constexpr bool chained_fma(bool smoother, bool is_double) { return !(smoother && is_double); }
 
-// laplace_gather_kernel (k <= 2): shared-memory stages of the cp.async ring (planes of x
+// The operator's kernel: laplace_gather_kernel (a thread per point gathering its row, no
+// atomics) up to this degree, laplace_kernel (cells, atomics) above it.
+// -DVPATCH_GATHER_KMAX_2D=K and -DVPATCH_GATHER_KMAX_3D=K override. H200, MatMult GDoF/s,
+// cell kernel -> gather (bench/NOTES.md, "The gather operator for k >= 3"): 2D float k = 3
+// 80.3 -> 253.3, k = 7 81.9 -> 120.0, k = 10 62.6 -> 73.2; 2D double k = 3 55.7 -> 173.4,
+// k = 10 33.9 -> 37.5; 3D k = 3 float 80.9 -> 130.4, double 46.2 -> 59.0; 3D k = 4 float
+// 99.6 -> 94.6, double 45.3 -> 38.1 (the halo rows' x sums grow with k).
+constexpr int gather_operator_kmax(int dim, bool is_double)
+{
+  return dim == 3 ? tuned(VPATCH_GATHER_KMAX_3D, 3) : tuned(VPATCH_GATHER_KMAX_2D, 10);
+}
+constexpr bool gather_operator(int dim, int degree, bool is_double) { return degree <= gather_operator_kmax(dim, is_double); }
+
+// laplace_gather_kernel: shared-memory stages of the cp.async ring (planes of x
 // in flight per block: stages - 1; 3, 4, 6, 8 measured within 2% on the H200) and the
 // second argument of its __launch_bounds__ (0 = no hint; forcing 6 blocks spills).
 // -DVPATCH_GATHER_STAGES=S and -DVPATCH_GATHER_MIN_BLOCKS=B override them.
@@ -281,10 +300,13 @@ constexpr int gather_stages(int dim, int degree, bool is_double)
 // GDoF/s with R = 1 / 2 / 4 (bench/NOTES.md, "Scattered z sums"): 3D float k = 1 202 / 271
 // / 338, k = 2 116 / 168 / 214; 3D double k = 1 159 / 192 / 184, k = 2 76 / 113 / 119 (224
 // registers); 2D float k = 1 294 / 410 / 408, k = 2 253 / 339 / 319; 2D double k = 2 198 /
-// 203 / 176.
+// 203 / 176. k >= 3 (R = 1 / 2): 2D float k = 3 188 / 253, k = 7 91 / 120, k = 10 59 / 73;
+// 2D double k = 3 149 / 173, k = 4 119 / 107, k = 8 44 / 61, k = 10 38 / 30 (R = 2 spills);
+// 3D k = 3 (R = 1 / 2 / 4) float 73 / 97 / 130, double 44 / 59 / -.
 constexpr int gather_rows(int dim, int degree, bool is_double)
 {
-  return dim == 3 ? tuned(VPATCH_GATHER_ROWS, is_double ? 2 : 4) : tuned(VPATCH_GATHER_ROWS_2D, 2);
+  return dim == 3 ? tuned(VPATCH_GATHER_ROWS, is_double ? 2 : 4)
+                  : tuned(VPATCH_GATHER_ROWS_2D, is_double && (degree == 4 || degree >= 10) ? 1 : 2);
 }
 constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
