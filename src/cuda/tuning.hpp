@@ -300,13 +300,18 @@ constexpr int gather_stages(int dim, int degree, bool is_double)
 // GDoF/s with R = 1 / 2 / 4 (bench/NOTES.md, "Scattered z sums"): 3D float k = 1 202 / 271
 // / 338, k = 2 116 / 168 / 214; 3D double k = 1 159 / 192 / 184, k = 2 76 / 113 / 119 (224
 // registers); 2D float k = 1 294 / 410 / 408, k = 2 253 / 339 / 319; 2D double k = 2 198 /
-// 203 / 176. k >= 3 (R = 1 / 2): 2D float k = 3 188 / 253, k = 7 91 / 120, k = 10 59 / 73;
-// 2D double k = 3 149 / 173, k = 4 119 / 107, k = 8 44 / 61, k = 10 38 / 30 (R = 2 spills);
-// 3D k = 3 (R = 1 / 2 / 4) float 73 / 97 / 130, double 44 / 59 / -.
+// 203 / 176. k >= 3 (R = 1 / 2 / 4): 2D float k = 3 188 / 252 / 262, k = 4 155 / 204 / 184,
+// k = 6 105 / 129 / 137, k = 7 91 / 120 / 123, k = 8 78 / 106 / 109, k = 10 59 / 73 / -
+// (spills); 2D double k = 3 149 / 173 / 139, k = 4 119 / 107 / 118, k = 8 44 / 61 / -, k =
+// 10 38 / 30 (spills) / -; 3D k = 3 float 73 / 97 / 130, double 44 / 59 / -.
+constexpr int gather_rows_2d(int degree, bool is_double)
+{
+  if (is_double) return degree == 4 || degree >= 10 ? 1 : 2;
+  return degree == 3 || (degree >= 6 && degree <= 8) ? 4 : 2;
+}
 constexpr int gather_rows(int dim, int degree, bool is_double)
 {
-  return dim == 3 ? tuned(VPATCH_GATHER_ROWS, is_double ? 2 : 4)
-                  : tuned(VPATCH_GATHER_ROWS_2D, is_double && (degree == 4 || degree >= 10) ? 1 : 2);
+  return dim == 3 ? tuned(VPATCH_GATHER_ROWS, is_double ? 2 : 4) : tuned(VPATCH_GATHER_ROWS_2D, gather_rows_2d(degree, is_double));
 }
 constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
