@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Section 1 table of docs/performance.md from a bench_kernels CSV: per (dim, k, precision) the
-fastest smoother variant among Fused, Boundary and Basic with its share of the on-chip and
+fastest smoother variant among Fused, Boundary, Basic and Global with its share of the on-chip and
 HBM rooflines, and MatMult with both shares; "bound" names the roofline with the lower
 attainable rate (the higher share), the one the targets apply to.
 Usage: bench/roofline_table.py results.csv"""
@@ -12,7 +12,7 @@ pct = lambda v: "-" if math.isnan(float(v)) else f"{float(v):.0f}%"
 print("| dim | k | prec | smoother best variant | GDoF/s | % on-chip roofline | % HBM | MatMult GDoF/s | MatMult % on-chip | MatMult % HBM | MatMult bound |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 for dim, k, prec in sorted({(d, k, p) for d, k, p, _ in by}, key=lambda t: (t[0], t[1], t[2] == "float")):
-    smoothers = [by[(dim, k, prec, op)] for op in ("smooth_fused", "smooth_boundary", "smooth_basic") if (dim, k, prec, op) in by]
+    smoothers = [by[(dim, k, prec, op)] for op in ("smooth_fused", "smooth_boundary", "smooth_basic", "smooth_global") if (dim, k, prec, op) in by]
     s = max(smoothers, key=lambda r: float(r["gdofs_per_s"]))
     m = by[(dim, k, prec, "laplace_apply")]
     on, hbm = float(m["roofline_pct"]), float(m["hbm_pct"])
