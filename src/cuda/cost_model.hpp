@@ -98,14 +98,18 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double)
     // points; two W-term dot products each, W = 2k+1, loading W values), 3D y sums per row
     // (pm: W terms, pa: 2W terms), and scatters them into W outputs (2W multiply-adds, 2W
     // coefficients loaded per plane); the plane tile with its halo is written to shared
-    // memory once per block.
+    // memory once per block. With shared x sums (3D, gather_shared_x_sums) the block forms
+    // each of the 8R + 2k halo rows' x sums once (xs rows per thread), writes them and each
+    // thread reads its R + 2k rows' pairs back.
     const double w = 2 * k + 1, R = gather_rows(dim, k, is_double), rr = dim == 3 ? R + 2 * k : R;
     const double X = dim == 3 ? 32 : 256 * R, Y = dim == 3 ? 8 * R : 1, chunk = 32, planes = (chunk + 2 * k) / chunk;
+    const bool shared_x = dim == 3 && gather_shared_x_sums(k, is_double);
+    const double xs = shared_x ? (Y + 2 * k) / 8 : rr; // x sums a thread forms per plane
     const double dot = 2 * w - 1;
-    const double per_plane = rr * 2 * dot + (dim == 3 ? R * (2 * dot + 2 * w) : 0) + R * (4 * w - 1); // flops per thread
+    const double per_plane = xs * 2 * dot + (dim == 3 ? R * (2 * dot + 2 * w) : 0) + R * (4 * w - 1); // flops per thread
     c.flops = planes * per_plane / R;
-    c.reads = planes * (rr * w + 2 * w) / R;
-    c.writes = planes * (X + 2 * k) * (dim == 3 ? Y + 2 * k : 1) / (X * Y);
+    c.reads = planes * (xs * w + 2 * w + (shared_x ? 2 * rr : 0)) / R;
+    c.writes = planes * ((X + 2 * k) * (dim == 3 ? Y + 2 * k : 1) / (X * Y) + (shared_x ? 2 * xs / R : 0));
     const double points = dim == 2 ? k * k : k * k * k; // per cell
     c.flops *= points;
     c.reads *= points;

@@ -194,6 +194,10 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_mi
   __shared__ Number Mc[C], Kc[C];
   __shared__ Number Mz[NZ][W], Kz[NZ][W];
   __shared__ __align__(16) Number ring[D][S];
+  // 3D, shared x sums (tuning.hpp, gather_shared_x_sums): every halo row's x sums formed once
+  // per plane by the block, not by each of the (R + 2k) / R threads whose rows need it
+  constexpr bool XS = dim == 3 && gather_shared_x_sums(k, sizeof(Number) == 8);
+  __shared__ Number xsum[XS ? 2 : 1][XS ? SY : 1][XS ? Tile::X : 1];
   const int tid = threadIdx.y * Tile::X + threadIdx.x;
   if (tid < C) {
     Mc[tid] = op.mass[tid];
@@ -266,11 +270,30 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_mi
     issue(t + D - 1);
     const Number *v = ring[t % D] + threadIdx.y * R * SX + threadIdx.x;
     Number sm[RR], sk[RR]; // x sums: 3D of the halo rows this thread needs, 2D of its points
+    if constexpr (XS) {
+      // rows threadIdx.y + Y e of the plane's halo tile, all at this thread's column
 #pragma unroll
-    for (int b = 0; b < RR; ++b) {
-      const int rx = dim == 3 ? 0 : b;
-      sm[b] = dot(Mx[rx], v + (dim == 3 ? b * SX : b * Tile::X));
-      sk[b] = dot(Kx[rx], v + (dim == 3 ? b * SX : b * Tile::X));
+      for (int e = 0; e < (SY + Tile::Y - 1) / Tile::Y; ++e) {
+        const int row = threadIdx.y + Tile::Y * e;
+        if (row < SY) {
+          const Number *w = ring[t % D] + row * SX + threadIdx.x;
+          xsum[0][row][threadIdx.x] = dot(Mx[0], w);
+          xsum[1][row][threadIdx.x] = dot(Kx[0], w);
+        }
+      }
+      __syncthreads(); // read before the next plane's first barrier
+#pragma unroll
+      for (int b = 0; b < RR; ++b) {
+        sm[b] = xsum[0][threadIdx.y * R + b][threadIdx.x];
+        sk[b] = xsum[1][threadIdx.y * R + b][threadIdx.x];
+      }
+    } else {
+#pragma unroll
+      for (int b = 0; b < RR; ++b) {
+        const int rx = dim == 3 ? 0 : b;
+        sm[b] = dot(Mx[rx], v + (dim == 3 ? b * SX : b * Tile::X));
+        sk[b] = dot(Kx[rx], v + (dim == 3 ? b * SX : b * Tile::X));
+      }
     }
     // Coefficients of plane p = p_first + t in the outputs l = p - k + c: row l, column 2k - c.
     Number zm[W], zk[W];

@@ -71,6 +71,9 @@
 #ifndef VPATCH_GATHER_MIN_BLOCKS
 #define VPATCH_GATHER_MIN_BLOCKS -1
 #endif
+#ifndef VPATCH_GATHER_SHARED_X
+#define VPATCH_GATHER_SHARED_X -1
+#endif
 #ifndef VPATCH_GATHER_KMAX_2D
 #define VPATCH_GATHER_KMAX_2D -1
 #endif
@@ -312,6 +315,16 @@ constexpr int gather_rows_2d(int degree, bool is_double)
 constexpr int gather_rows(int dim, int degree, bool is_double)
 {
   return dim == 3 ? tuned(VPATCH_GATHER_ROWS, is_double ? 2 : 4) : tuned(VPATCH_GATHER_ROWS_2D, gather_rows_2d(degree, is_double));
+}
+// 3D gather: the x sums of a plane's halo rows formed once per block in shared memory (one
+// more barrier per plane) instead of by every thread whose rows need them ((R + 2k) / R
+// times). -DVPATCH_GATHER_SHARED_X=0/1 overrides (not for double k >= 4: with the ring, 48 KB
+// of static shared memory would not hold them). H200, MatMult GDoF/s, own sums -> shared:
+// double k = 1 192.4 -> 168.7, k = 2 113.1 -> 118.8, k = 3 58.8 -> 69.7; float k = 1 334.0
+// -> 296.0, k = 2 213.3 -> 202.9, k = 3 130.4 -> 119.1 (4 rows; 2 rows 123.9).
+constexpr bool gather_shared_x_sums(int degree, bool is_double)
+{
+  return tuned(VPATCH_GATHER_SHARED_X, is_double && (degree == 2 || degree == 3)) && !(is_double && degree >= 4);
 }
 constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
