@@ -268,7 +268,6 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_mi
     __pipeline_wait_prior(D - 2); // this thread's copies of plane t have landed
     __syncthreads();              // everyone's; and stage (t - 1) % D is no longer read
     issue(t + D - 1);
-    const Number *v = ring[t % D] + threadIdx.y * R * SX + threadIdx.x;
     Number sm[RR], sk[RR]; // x sums: 3D of the halo rows this thread needs, 2D of its points
     if constexpr (XS) {
       // rows threadIdx.y + Y e of the plane's halo tile, all at this thread's column
@@ -288,6 +287,7 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_mi
         sk[b] = xsum[1][threadIdx.y * R + b][threadIdx.x];
       }
     } else {
+      const Number *v = ring[t % D] + threadIdx.y * R * SX + threadIdx.x;
 #pragma unroll
       for (int b = 0; b < RR; ++b) {
         const int rx = dim == 3 ? 0 : b;

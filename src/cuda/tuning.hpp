@@ -276,17 +276,17 @@ constexpr bool pack_patches(int dim, int degree, bool is_double)
 constexpr bool chained_fma(bool smoother, bool is_double) { return !(smoother && is_double); }
 
 // The operator's kernel: laplace_gather_kernel (a thread per point gathering its row, no
-// atomics) up to this degree, laplace_kernel (cells, atomics) above it.
-// -DVPATCH_GATHER_KMAX_2D=K and -DVPATCH_GATHER_KMAX_3D=K override. H200, MatMult GDoF/s,
+// atomics) up to a degree, laplace_kernel (cells, atomics) above it.
+// -DVPATCH_GATHER_KMAX_2D=K and -DVPATCH_GATHER_KMAX_3D=K override (K = 2: the cell kernel
+// for 2D k >= 3 as before the sixteenth session). H200, MatMult GDoF/s,
 // cell kernel -> gather (bench/NOTES.md, "The gather operator for k >= 3"): 2D float k = 3
 // 80.3 -> 253.3, k = 7 81.9 -> 120.0, k = 10 62.6 -> 73.2; 2D double k = 3 55.7 -> 173.4,
 // k = 10 33.9 -> 37.5; 3D k = 3 float 80.9 -> 130.4, double 46.2 -> 59.0; 3D k = 4 float
 // 99.6 -> 94.6, double 45.3 -> 38.1 (the halo rows' x sums grow with k).
-constexpr int gather_operator_kmax(int dim, bool is_double)
+constexpr bool gather_operator(int dim, int degree, bool is_double)
 {
-  return dim == 3 ? tuned(VPATCH_GATHER_KMAX_3D, 3) : tuned(VPATCH_GATHER_KMAX_2D, 10);
+  return degree <= (dim == 3 ? tuned(VPATCH_GATHER_KMAX_3D, 3) : tuned(VPATCH_GATHER_KMAX_2D, 10));
 }
-constexpr bool gather_operator(int dim, int degree, bool is_double) { return degree <= gather_operator_kmax(dim, is_double); }
 
 // laplace_gather_kernel: shared-memory stages of the cp.async ring (planes of x
 // in flight per block: stages - 1; 3, 4, 6, 8 measured within 2% on the H200) and the
