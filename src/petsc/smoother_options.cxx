@@ -11,12 +11,14 @@ namespace vpatch {
 // Boundary kernel beats Fused by more than 2% only for these (2D double k = 3: 10.08 against
 // 9.78 GDoF/s; 3D double k = 8: 2.64 against 2.53); otherwise Fused (3D double k = 6, 7
 // since the column writes of the tenth session: Fused 4.03 / 3.25, Boundary 3.97 / 3.19).
-// Global (a MatMult per color) beats both by more than 2% only for 2D float k = 4 since the
-// gather operator (sixteenth session: 12.32 against Fused 11.97, Boundary 12.11).
+// 2D float k = 4 (sixteenth session, PCVPATCHMG at 67M DoF): Boundary 19.83 ms per
+// V-cycle and 7 iterations (0.182 s), Fused 19.90 ms and 9 iterations (0.245 s), Global
+// 24.19 ms (its steps from zero gain nothing), although Global's smoothing step alone is
+// the fastest since the gather operator (12.32 against 11.97 / 12.11 GDoF/s). In float the
+// Boundary residual b_I - A_IB x_B cancels less than the Fused b - A x over the closure.
 SmootherKernel default_kernel(int dim, int degree, bool single)
 {
-  if (dim == 2 && single && degree == 4) return SmootherKernel::Global;
-  const bool boundary = dim == 2 ? degree >= (single ? 5 : 3) : degree >= 8 && !single;
+  const bool boundary = dim == 2 ? degree >= (single ? 4 : 3) : degree >= 8 && !single;
   return boundary ? SmootherKernel::Boundary : SmootherKernel::Fused;
 }
 
