@@ -203,17 +203,21 @@ static void bench_level(int dim, int k, const Options &opt)
     // Fewest HBM values per DoF: smoothing step = x read once per color, b read, x_I read
     // and written once; MatMult = x read, y written; prolongate + restrict = fine read and
     // read + written, coarse read and read + written.
+    // (k = 1 Fused and Boundary: x read once per color pair, cuda::patch_sweep.)
     const double smooth_hbm = ncolors + 3.0;
+    std::vector<int> colors(ncolors);
+    for (int color = 0; color < ncolors; ++color) colors[color] = color;
     auto patch_row = [&](const char *name, cuda::SmootherKernel kern, PatchResidual mode, double extra_flops, double extra_bytes) {
       if (!opt.wants(name)) return;
       const cuda::KernelCost c = cuda::patch_cost(dim, k, kern, mode, sizeof(Number) == 8);
       auto run = [&] {
-        for (int color = 0; color < ncolors; ++color)
-          cuda::patch_correct<Number>(box, dt.pv, LocalSolver::FDM, mode, color, Number(1), b.p, x.p, x.p, kern, s);
+        cuda::patch_sweep<Number>(box, dt.pv, LocalSolver::FDM, mode, colors.data(), ncolors, Number(1), b.p, x.p, kern, s);
       };
+      const bool pairs = k == 1 && kern != cuda::SmootherKernel::Basic;
       try {
         const double sec = time_best(run, s, opt.groups, opt.reps);
-        emit({dim, k, prec, name, dofs, sec, npatches * c.flops + extra_flops, npatches * (c.reads + c.writes) * bsz + extra_bytes, smooth_hbm});
+        emit({dim, k, prec, name, dofs, sec, npatches * c.flops + extra_flops, npatches * (c.reads + c.writes) * bsz + extra_bytes,
+              pairs ? ncolors / 2 + 3.0 : smooth_hbm});
       } catch (const std::invalid_argument &ex) {
         std::printf("%3d %3d %-6s %-22s skipped: %s\n", dim, k, prec, name, ex.what());
       }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds a variant libvpatch.so for launch-shape experiments: the smoother and operator
-# objects (patch_smoother_{2d,3d_lo,3d_hi}.cu, laplace.cu, transfer.cu) recompiled with extra defines (the overrides in
+# objects (patch_smoother{,_2d,_3d_lo,_3d_hi}.cu, laplace.cu, transfer.cu) recompiled with extra defines (the overrides in
 # src/cuda/tuning.hpp), linked with build-cuda's other objects into
 # build-tune/<name>/libvpatch.so (git-ignored), plus ptxas -v logs. On the GPU machine run
 # the unchanged build-cuda binaries against it:
@@ -23,8 +23,8 @@ rm -rf "$O" # every object in it is linked: none may be left from an earlier var
 mkdir -p "$O"
 FLAGS=(-DVPATCH_HAVE_CUDA=1 -I "$ROOT/include" -I "$ROOT/src" -isystem "$PETSC_DIR/include" -O3 -DNDEBUG
        "--generate-code=arch=compute_$ARCH,code=[compute_$ARCH,sm_$ARCH]" -Xcompiler=-fPIC --expt-relaxed-constexpr -std=c++17 "$@")
-# TUNE_FILES: the objects to recompile (default all five); the others are copied from build-cuda.
-all="patch_smoother_2d patch_smoother_3d_lo patch_smoother_3d_hi laplace transfer"
+# TUNE_FILES: the objects to recompile (default all six); the others are copied from build-cuda.
+all="patch_smoother patch_smoother_2d patch_smoother_3d_lo patch_smoother_3d_hi laplace transfer"
 files=" ${TUNE_FILES:-$all} "
 for f in $all; do
   if [[ "$files" == *" $f "* ]]; then
@@ -33,7 +33,7 @@ for f in $all; do
     cp "$B/cuda/$f.cu.o" "$O/$f.o"
   fi
 done
-others=$(ls "$B"/petsc/*.o "$B"/cuda/*.o | grep -v "/patch_smoother_2d\|/patch_smoother_3d\|/laplace\|/transfer")
+others=$(ls "$B"/petsc/*.o "$B"/cuda/*.o | grep -v "/patch_smoother\.\|/patch_smoother_2d\|/patch_smoother_3d\|/laplace\|/transfer")
 MPI_LIBS=$(mpicxx --showme:link 2>/dev/null || echo "-lmpi_cxx -lmpi")
 CUDA_LIB="$(dirname "$(dirname "$NVCC")")/lib64"
 c++ -shared -Wl,-soname,libvpatch.so -o "$ROOT/build-tune/$name/libvpatch.so" $others "$O"/*.o \

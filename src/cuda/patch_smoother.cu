@@ -1,7 +1,9 @@
 // patch_correct: argument checks and runtime (dim, degree) dispatch to
-// detail::launch_patch<dim, k, Number>, instantiated in patch_smoother_{2d,3d_*}.cu.
+// detail::launch_patch<dim, k, Number>, instantiated in patch_smoother_{2d,3d_*}.cu;
+// patch_sweep: a multiplicative sweep over colors, k = 1 color pairs in one launch.
 #include "../core/dispatch.hpp"
 #include "common.cuh"
+#include "tuning.hpp"
 #include <stdexcept>
 
 namespace vpatch {
@@ -10,7 +12,35 @@ namespace detail {
 template <int dim, int k, typename Number>
 void launch_patch(const Box &box, PatchView<Number> p, LocalSolver solver, PatchResidual mode, int color, Number scale,
                   const Number *rhs, const Number *x, Number *out, SmootherKernel kernel, cudaStream_t stream);
+template <int dim, typename Number>
+void launch_patch_pair(const Box &box, PatchView<Number> p, LocalSolver solver, PatchResidual first, int color, Number scale,
+                       const Number *rhs, Number *x, SmootherKernel kernel, cudaStream_t stream);
 } // namespace detail
+
+template <typename Number>
+void patch_sweep(const Box &box, PatchView<Number> p, LocalSolver solver, PatchResidual first, const int *colors, int ncolors,
+                 Number scale, const Number *rhs, Number *x, SmootherKernel kernel, void *stream)
+{
+  if (kernel == SmootherKernel::Global || !box.local_is_owned())
+    throw std::invalid_argument("vpatch cuda: patch_sweep needs a local-residual kernel on a box without ghosts");
+  for (int i = 0; i < ncolors; ++i) {
+    const PatchResidual mode = i == 0 ? first : PatchResidual::Local;
+    // Boundary assigns x_I from the closure: from zero (Given) it is the Fused kernel's update.
+    const SmootherKernel k = kernel == SmootherKernel::Boundary && (mode == PatchResidual::Given || scale != Number(1)) ? SmootherKernel::Fused : kernel;
+    const bool pair = box.degree == 1 && color_pairs(box.patch_end(0) - box.patch_begin(0)) && kernel != SmootherKernel::Basic && i + 1 < ncolors && colors[i + 1] == (colors[i] ^ 1);
+    if (!pair) {
+      patch_correct(box, p, solver, mode, colors[i], scale, rhs, x, x, k, stream);
+      continue;
+    }
+    if (solver == LocalSolver::Dense && p.dense_inverse == nullptr)
+      throw std::invalid_argument("vpatch cuda: LocalSolver::Dense without a dense inverse");
+    // the pair's second color runs Local, so Boundary (scale 1) serves both halves
+    const SmootherKernel kp = kernel == SmootherKernel::Boundary && scale == Number(1) ? kernel : SmootherKernel::Fused;
+    if (box.dim == 2) detail::launch_patch_pair<2, Number>(box, p, solver, mode, colors[i], scale, rhs, x, kp, detail::to_stream(stream));
+    else detail::launch_patch_pair<3, Number>(box, p, solver, mode, colors[i], scale, rhs, x, kp, detail::to_stream(stream));
+    ++i;
+  }
+}
 
 template <typename Number>
 void patch_correct(const Box &box, PatchView<Number> p, LocalSolver solver, PatchResidual mode, int color, Number scale,
@@ -34,6 +64,10 @@ template void patch_correct<float>(const Box &, PatchView<float>, LocalSolver, P
                                    const float *, float *, SmootherKernel, void *);
 template void patch_correct<double>(const Box &, PatchView<double>, LocalSolver, PatchResidual, int, double, const double *,
                                     const double *, double *, SmootherKernel, void *);
+template void patch_sweep<float>(const Box &, PatchView<float>, LocalSolver, PatchResidual, const int *, int, float, const float *,
+                                 float *, SmootherKernel, void *);
+template void patch_sweep<double>(const Box &, PatchView<double>, LocalSolver, PatchResidual, const int *, int, double,
+                                  const double *, double *, SmootherKernel, void *);
 
 } // namespace cuda
 } // namespace vpatch

@@ -455,20 +455,16 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
 // diagonalization is a scalar, (S S S) (S^T S^T S^T) r / (d lambda). Same arguments and
 // results as patch_kernel<dim, 1, ...> (Fused: residual from the closure, or Given;
 // Boundary: the vertex value is never read and is assigned); no shared memory.
+// The correction of the patch of vertex (i0 + 1, j0 + 1, l0 + 1) (the body of
+// patch_point_kernel and of each phase of patch_point_pair_kernel).
 template <int dim, typename Number, bool boundary_variant>
-__global__ void __launch_bounds__(128) patch_point_kernel(const PatchArgs<Number> a)
+__device__ __forceinline__ void correct_point(const PatchArgs<Number> &a, int i0, int j0, int l0, bool given)
 {
-  const long pid = (long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (pid >= a.npatches) return;
   const Box &box = a.box;
-  int px, py, pz;
-  split3((unsigned)pid, a.split[0], a.split[1], px, py, pz);
-  const int i0 = a.first[0] + a.step * px - 1, j0 = a.first[1] + a.step * py - 1,
-            l0 = dim == 3 ? a.first[2] + a.step * pz - 1 : 0;
   const long gy = box.gm[0], gz = (long)box.gm[0] * box.gm[1];
   const long base = box.local_index(i0, j0, l0), center = base + 1 + gy + (dim == 3 ? gz : 0);
   Number r;
-  if (a.given) r = a.rhs[center];
+  if (given) r = a.rhs[center];
   else {
     Number M[3], K[3];
 #pragma unroll
@@ -515,6 +511,47 @@ __global__ void __launch_bounds__(128) patch_point_kernel(const PatchArgs<Number
   if (boundary_variant) *o = delta;
   else if (a.atomic) atomicAdd(o, a.scale * delta);
   else *o += a.scale * delta;
+}
+
+template <int dim, typename Number, bool boundary_variant>
+__global__ void __launch_bounds__(128) patch_point_kernel(const PatchArgs<Number> a)
+{
+  const long pid = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (pid >= a.npatches) return;
+  int px, py, pz;
+  split3((unsigned)pid, a.split[0], a.split[1], px, py, pz);
+  correct_point<dim, Number, boundary_variant>(a, a.first[0] + a.step * px - 1, a.first[1] + a.step * py - 1,
+                                               dim == 3 ? a.first[2] + a.step * pz - 1 : 0, a.given);
+}
+
+// k = 1, two colors that differ in the x parity only (c, then c ^ 1) in one launch, in
+// place: a block owns whole x rows of the colors' (y, z) parity; it corrects the first
+// color's vertices of its rows (mode a.given), waits at a block barrier, then the second
+// color's (Local). The second color's vertices read their x neighbours, the first color's
+// new values, from the same row, so the rows are independent: no other row of this launch
+// is read (its y or z parity differs) and none is written twice. One pass over x, b and
+// the rows instead of two. a.first[0], a.count[0]: the first color's vertices along x;
+// first_x2, count_x2: the second's; rows of count[1] x count[2]; rows_per_block rows of
+// `pairs` threads' work each (pairs = max(count[0], count_x2), looped when above the block).
+template <int dim, typename Number, bool boundary_variant>
+__global__ void __launch_bounds__(512) patch_point_pair_kernel(const PatchArgs<Number> a, int first_x2, int count_x2, int pairs,
+                                                               int rows_per_block)
+{
+  const long nrows = (long)a.count[1] * a.count[2];
+  const long row0 = (long)blockIdx.x * rows_per_block;
+  const int work = rows_per_block * pairs;
+  for (int phase = 0; phase < 2; ++phase) {
+    const int fx = phase == 0 ? a.first[0] : first_x2, nx = phase == 0 ? a.count[0] : count_x2;
+    for (int t = threadIdx.x; t < work; t += blockDim.x) {
+      const int rr = t / pairs, ix = t - rr * pairs;
+      const long row = row0 + rr;
+      if (row >= nrows || ix >= nx) continue;
+      const int py = (int)(row % a.count[1]), pz = (int)(row / a.count[1]);
+      correct_point<dim, Number, boundary_variant>(a, fx + 2 * ix - 1, a.first[1] + 2 * py - 1, dim == 3 ? a.first[2] + 2 * pz - 1 : 0,
+                                                   phase == 0 && a.given);
+    }
+    if (phase == 0) __syncthreads(); // the first color's corrections are visible to the block
+  }
 }
 
 // Patches of the color along one direction: vertices first + step p, p < count.
@@ -598,9 +635,51 @@ void launch_patch(const Box &box, PatchView<Number> p, LocalSolver solver, Patch
   }
 }
 
+// k = 1: colors c, then c ^ 1, in place (x == out), by patch_point_pair_kernel; `first` is
+// the mode of color c (Given: x is zero on its vertices), c ^ 1 runs Local. Rows of at most
+// 2 color_pair_max_threads() vertices (tuning.hpp, color_pairs).
+template <int dim, typename Number>
+void launch_patch_pair(const Box &box, PatchView<Number> p, LocalSolver solver, PatchResidual first, int color, Number scale,
+                       const Number *rhs, Number *x, SmootherKernel kernel, cudaStream_t stream)
+{
+  PatchArgs<Number> args{};
+  args.box = box;
+  args.p = p;
+  args.dense = solver == LocalSolver::Dense;
+  args.given = first == PatchResidual::Given;
+  args.scale = scale;
+  args.rhs = rhs;
+  args.x = x;
+  args.out = x;
+  args.step = 2;
+  for (int d = 0; d < 3; ++d) color_range(box, d, color, args.first[d], args.count[d]);
+  int first_x2, count_x2;
+  color_range(box, 0, color ^ 1, first_x2, count_x2);
+  const long rows = (long)args.count[1] * args.count[2];
+  const int pairs = std::max(args.count[0], count_x2);
+  if (rows <= 0 || pairs <= 0) return;
+  if (pairs > color_pair_max_threads()) throw std::invalid_argument("vpatch cuda: patch_correct pair: rows too long");
+  // a row per block of whole warps; short rows (coarse levels) several to a block of 128
+  const int threads = pairs >= 64 ? (pairs + 31) / 32 * 32 : 128, rows_per_block = pairs >= 64 ? 1 : 128 / pairs;
+  const long blocks = (rows + rows_per_block - 1) / rows_per_block;
+  if (blocks > Divider::max_dividend) throw std::invalid_argument("vpatch cuda: patch_correct pair: too many rows in one launch");
+  if (kernel == SmootherKernel::Boundary)
+    patch_point_pair_kernel<dim, Number, true><<<(unsigned)blocks, threads, 0, stream>>>(args, first_x2, count_x2, pairs, rows_per_block);
+  else patch_point_pair_kernel<dim, Number, false><<<(unsigned)blocks, threads, 0, stream>>>(args, first_x2, count_x2, pairs, rows_per_block);
+  check_launch("patch_correct (k = 1, color pair) kernel launch");
+}
+
 } // namespace detail
 } // namespace cuda
 } // namespace vpatch
+
+#define VPATCH_INSTANTIATE_PATCH_PAIR(dim)                                                                                   \
+  template void vpatch::cuda::detail::launch_patch_pair<dim, float>(const Box &, PatchView<float>, LocalSolver, PatchResidual, \
+                                                                    int, float, const float *, float *, SmootherKernel,       \
+                                                                    cudaStream_t);                                            \
+  template void vpatch::cuda::detail::launch_patch_pair<dim, double>(const Box &, PatchView<double>, LocalSolver,              \
+                                                                     PatchResidual, int, double, const double *, double *,    \
+                                                                     SmootherKernel, cudaStream_t);
 
 // Explicit instantiation of launch_patch<dim, k, Number> for Number = float, double.
 #define VPATCH_INSTANTIATE_PATCH(dim, k)                                                                                \

@@ -74,6 +74,9 @@
 #ifndef VPATCH_GATHER_SHARED_X
 #define VPATCH_GATHER_SHARED_X -1
 #endif
+#ifndef VPATCH_COLOR_PAIRS
+#define VPATCH_COLOR_PAIRS -1
+#endif
 #ifndef VPATCH_GATHER_KMAX_2D
 #define VPATCH_GATHER_KMAX_2D -1
 #endif
@@ -286,6 +289,22 @@ constexpr bool chained_fma(bool smoother, bool is_double) { return !(smoother &&
 constexpr bool gather_operator(int dim, int degree, bool is_double)
 {
   return degree <= (dim == 3 ? tuned(VPATCH_GATHER_KMAX_3D, 3) : tuned(VPATCH_GATHER_KMAX_2D, 10));
+}
+
+// k = 1 smoothing sweeps: two consecutive colors that differ in the x parity in one launch
+// (patch_point_pair_kernel, a block per x row, a thread per vertex pair) instead of two
+// (patch_point_kernel), for rows of at most 2 color_pair_max_threads() vertices. H200
+// (bench/NOTES.md, "k = 1 color pairs"): 3D k = 1 smoothing step at 369 cells double
+// 37.0 -> 45.7 GDoF/s (Boundary 36.8 -> 48.0), float 61.9 -> 60.5 (Boundary 64.0 -> 59.8);
+// in the 512-cell V-cycle the smoothing takes 16% less time in double, 3% in float. 2D
+// rows of 8000 vertices (a block looping along the row) were 17-30% slower and keep the
+// per-color kernel; staging a row's closure lines in shared memory was slower in 3D
+// (float 49, double 33 GDoF/s: a block's loads, barriers and two phases in series).
+// -DVPATCH_COLOR_PAIRS=0 turns it off.
+constexpr int color_pair_max_threads() { return 512; }
+constexpr bool color_pairs(int row_vertices)
+{
+  return tuned(VPATCH_COLOR_PAIRS, 1) != 0 && (row_vertices + 1) / 2 <= color_pair_max_threads();
 }
 
 // laplace_gather_kernel: shared-memory stages of the cp.async ring (planes of x

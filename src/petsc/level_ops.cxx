@@ -333,10 +333,20 @@ PetscErrorCode LevelOps<Number>::smooth(const SmootherConfig &cfg, const Number 
       for (int c = 0; c < ncolors; ++c) order.push_back(c);
     if (cfg.sweep != SweepType::Forward)
       for (int c = ncolors - 1; c >= 0; --c) order.push_back(c);
-    for (size_t i = 0; i < order.size(); ++i) {
-      const bool x_zero = zero_guess && i == 0;
-      PetscCall(color_step(cfg, order[i], global && !x_zero ? bvec : bl, x, x_zero));
-    }
+    if (space_ == MemSpace::Device && !distributed() && !global) { // the whole sweep in one call (k = 1 pairs its colors)
+      double flops = 0;
+      for (size_t i = 0; i < order.size(); ++i)
+        flops += patch_flops(b, zero_guess && i == 0 ? PatchResidual::Given : PatchResidual::Local, cfg.solver, order[i]);
+      PetscCall(KernelBegin(space_));
+      if constexpr (have_cuda)
+        cuda::patch_sweep(b, patch_, cfg.solver, zero_guess ? PatchResidual::Given : PatchResidual::Local, order.data(), (int)order.size(),
+                          (Number)cfg.damping, bvec, x, cfg.kernel, stream_);
+      PetscCall(KernelEnd(space_, flops));
+    } else
+      for (size_t i = 0; i < order.size(); ++i) {
+        const bool x_zero = zero_guess && i == 0;
+        PetscCall(color_step(cfg, order[i], global && !x_zero ? bvec : bl, x, x_zero));
+      }
   }
   if (space_ == MemSpace::Host) cpu::copy_boundary(b, bvec, x);
   else if constexpr (have_cuda) cuda::copy_boundary(b, bvec, x, stream_);
