@@ -213,7 +213,7 @@ static void bench_level(int dim, int k, const Options &opt)
       auto run = [&] {
         cuda::patch_sweep<Number>(box, dt.pv, LocalSolver::FDM, mode, colors.data(), ncolors, Number(1), b.p, x.p, kern, s);
       };
-      const bool pairs = k == 1 && kern != cuda::SmootherKernel::Basic;
+      const bool pairs = k == 1 && kern != cuda::SmootherKernel::Basic && cuda::color_pairs(box.patch_end(0) - box.patch_begin(0));
       try {
         const double sec = time_best(run, s, opt.groups, opt.reps);
         emit({dim, k, prec, name, dofs, sec, npatches * c.flops + extra_flops, npatches * (c.reads + c.writes) * bsz + extra_bytes,
