@@ -23,21 +23,22 @@ void patch_sweep(const Box &box, PatchView<Number> p, LocalSolver solver, PatchR
 {
   if (kernel == SmootherKernel::Global || !box.local_is_owned())
     throw std::invalid_argument("vpatch cuda: patch_sweep needs a local-residual kernel on a box without ghosts");
+  if (solver == LocalSolver::Dense && p.dense_inverse == nullptr)
+    throw std::invalid_argument("vpatch cuda: LocalSolver::Dense without a dense inverse");
+  // Boundary assigns x_I = delta: with a damping (scale != 1) the Fused kernel runs instead,
+  // and from zero (Given) as well, except in a color pair, whose first half assigns onto zeros.
+  const SmootherKernel unit = kernel == SmootherKernel::Boundary && scale != Number(1) ? SmootherKernel::Fused : kernel;
   for (int i = 0; i < ncolors; ++i) {
     const PatchResidual mode = i == 0 ? first : PatchResidual::Local;
-    // Boundary assigns x_I from the closure: from zero (Given) it is the Fused kernel's update.
-    const SmootherKernel k = kernel == SmootherKernel::Boundary && (mode == PatchResidual::Given || scale != Number(1)) ? SmootherKernel::Fused : kernel;
-    const bool pair = box.degree == 1 && color_pairs(box.patch_end(0) - box.patch_begin(0)) && kernel != SmootherKernel::Basic && i + 1 < ncolors && colors[i + 1] == (colors[i] ^ 1);
+    const bool pair = box.degree == 1 && color_pairs(box.patch_end(0) - box.patch_begin(0)) && kernel != SmootherKernel::Basic &&
+                      i + 1 < ncolors && colors[i + 1] == (colors[i] ^ 1);
     if (!pair) {
+      const SmootherKernel k = unit == SmootherKernel::Boundary && mode == PatchResidual::Given ? SmootherKernel::Fused : unit;
       patch_correct(box, p, solver, mode, colors[i], scale, rhs, x, x, k, stream);
       continue;
     }
-    if (solver == LocalSolver::Dense && p.dense_inverse == nullptr)
-      throw std::invalid_argument("vpatch cuda: LocalSolver::Dense without a dense inverse");
-    // the pair's second color runs Local, so Boundary (scale 1) serves both halves
-    const SmootherKernel kp = kernel == SmootherKernel::Boundary && scale == Number(1) ? kernel : SmootherKernel::Fused;
-    if (box.dim == 2) detail::launch_patch_pair<2, Number>(box, p, solver, mode, colors[i], scale, rhs, x, kp, detail::to_stream(stream));
-    else detail::launch_patch_pair<3, Number>(box, p, solver, mode, colors[i], scale, rhs, x, kp, detail::to_stream(stream));
+    if (box.dim == 2) detail::launch_patch_pair<2, Number>(box, p, solver, mode, colors[i], scale, rhs, x, unit, detail::to_stream(stream));
+    else detail::launch_patch_pair<3, Number>(box, p, solver, mode, colors[i], scale, rhs, x, unit, detail::to_stream(stream));
     ++i;
   }
 }

@@ -455,8 +455,8 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
 // diagonalization is a scalar, (S S S) (S^T S^T S^T) r / (d lambda). Same arguments and
 // results as patch_kernel<dim, 1, ...> (Fused: residual from the closure, or Given;
 // Boundary: the vertex value is never read and is assigned); no shared memory.
-// The correction of the patch of vertex (i0 + 1, j0 + 1, l0 + 1) (the body of
-// patch_point_kernel and of each phase of patch_point_pair_kernel).
+// correct_point: the correction of the patch of vertex (i0 + 1, j0 + 1, l0 + 1), the body
+// of patch_point_kernel and of each phase of patch_point_pair_kernel.
 template <int dim, typename Number, bool boundary_variant>
 __device__ __forceinline__ void correct_point(const PatchArgs<Number> &a, int i0, int j0, int l0, bool given)
 {
