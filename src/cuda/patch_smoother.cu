@@ -13,7 +13,7 @@ template <int dim, int k, typename Number>
 void launch_patch(const Box &box, PatchView<Number> p, LocalSolver solver, PatchResidual mode, int color, Number scale,
                   const Number *rhs, const Number *x, Number *out, SmootherKernel kernel, cudaStream_t stream);
 template <int dim, typename Number>
-void launch_patch_pair(const Box &box, PatchView<Number> p, LocalSolver solver, PatchResidual first, int color, Number scale,
+bool launch_patch_pair(const Box &box, PatchView<Number> p, LocalSolver solver, PatchResidual first, int color, Number scale,
                        const Number *rhs, Number *x, SmootherKernel kernel, cudaStream_t stream);
 } // namespace detail
 
@@ -32,14 +32,13 @@ void patch_sweep(const Box &box, PatchView<Number> p, LocalSolver solver, PatchR
     const PatchResidual mode = i == 0 ? first : PatchResidual::Local;
     const bool pair = box.degree == 1 && color_pairs(box.patch_end(0) - box.patch_begin(0)) && kernel != SmootherKernel::Basic &&
                       i + 1 < ncolors && colors[i + 1] == (colors[i] ^ 1);
-    if (!pair) {
-      const SmootherKernel k = unit == SmootherKernel::Boundary && mode == PatchResidual::Given ? SmootherKernel::Fused : unit;
-      patch_correct(box, p, solver, mode, colors[i], scale, rhs, x, x, k, stream);
+    if (pair && (box.dim == 2 ? detail::launch_patch_pair<2, Number>(box, p, solver, mode, colors[i], scale, rhs, x, unit, detail::to_stream(stream))
+                              : detail::launch_patch_pair<3, Number>(box, p, solver, mode, colors[i], scale, rhs, x, unit, detail::to_stream(stream)))) {
+      ++i;
       continue;
     }
-    if (box.dim == 2) detail::launch_patch_pair<2, Number>(box, p, solver, mode, colors[i], scale, rhs, x, unit, detail::to_stream(stream));
-    else detail::launch_patch_pair<3, Number>(box, p, solver, mode, colors[i], scale, rhs, x, unit, detail::to_stream(stream));
-    ++i;
+    const SmootherKernel k = unit == SmootherKernel::Boundary && mode == PatchResidual::Given ? SmootherKernel::Fused : unit;
+    patch_correct(box, p, solver, mode, colors[i], scale, rhs, x, x, k, stream);
   }
 }
 

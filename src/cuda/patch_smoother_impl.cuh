@@ -10,6 +10,7 @@
 #include "tuning.hpp"
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 namespace vpatch {
 namespace cuda {
@@ -449,14 +450,25 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   }
 }
 
-// k = 1, one thread per patch (the one-thread-per-point layout of paper Fig. 5): the patch
-// of a Q1 vertex has one interior point, the vertex itself, and 3^d closure points, so the
-// local residual is a 3^d-point sum factorization in registers and the fast
-// diagonalization is a scalar, (S S S) (S^T S^T S^T) r / (d lambda). Same arguments and
-// results as patch_kernel<dim, 1, ...> (Fused: residual from the closure, or Given;
-// Boundary: the vertex value is never read and is assigned); no shared memory.
+// point_solve: the correction A_vv^{-1} r of a Q1 vertex patch (dense, or the fast
+// diagonalization's scalar (S S S) (S^T S^T S^T) r / (d lambda)).
+template <int dim, typename Number>
+__device__ __forceinline__ Number point_solve(const PatchArgs<Number> &a, Number r)
+{
+  if (a.dense) return a.p.dense_inverse[0] * r;
+  const Number s = a.p.eigenvectors[0], st = a.p.eigenvectors_t[0];
+  Number delta = st * r;
+  delta = st * delta;
+  if (dim == 3) delta = st * delta;
+  delta /= dim * a.p.eigenvalues[0];
+  delta = s * delta;
+  delta = s * delta;
+  if (dim == 3) delta = s * delta;
+  return delta;
+}
+
 // correct_point: the correction of the patch of vertex (i0 + 1, j0 + 1, l0 + 1), the body
-// of patch_point_kernel and of each phase of patch_point_pair_kernel.
+// of patch_point_kernel.
 template <int dim, typename Number, bool boundary_variant>
 __device__ __forceinline__ void correct_point(const PatchArgs<Number> &a, int i0, int j0, int l0, bool given)
 {
@@ -495,24 +507,19 @@ __device__ __forceinline__ void correct_point(const PatchArgs<Number> &a, int i0
     }
     r = a.rhs[center] - ax;
   }
-  Number delta;
-  if (a.dense) delta = a.p.dense_inverse[0] * r;
-  else {
-    const Number s = a.p.eigenvectors[0], st = a.p.eigenvectors_t[0];
-    delta = st * r;
-    delta = st * delta;
-    if (dim == 3) delta = st * delta;
-    delta /= dim * a.p.eigenvalues[0];
-    delta = s * delta;
-    delta = s * delta;
-    if (dim == 3) delta = s * delta;
-  }
+  const Number delta = point_solve<dim>(a, r);
   Number *o = a.out + center;
   if (boundary_variant) *o = delta;
   else if (a.atomic) atomicAdd(o, a.scale * delta);
   else *o += a.scale * delta;
 }
 
+// k = 1, one thread per patch (the one-thread-per-point layout of paper Fig. 5): the patch
+// of a Q1 vertex has one interior point, the vertex itself, and 3^d closure points, so the
+// local residual is a 3^d-point sum factorization in registers and the fast
+// diagonalization is a scalar, (S S S) (S^T S^T S^T) r / (d lambda). Same arguments and
+// results as patch_kernel<dim, 1, ...> (Fused: residual from the closure, or Given;
+// Boundary: the vertex value is never read and is assigned); no shared memory.
 template <int dim, typename Number, bool boundary_variant>
 __global__ void __launch_bounds__(128) patch_point_kernel(const PatchArgs<Number> a)
 {
@@ -525,33 +532,139 @@ __global__ void __launch_bounds__(128) patch_point_kernel(const PatchArgs<Number
 }
 
 // k = 1, two colors that differ in the x parity only (c, then c ^ 1) in one launch, in
-// place: a block owns whole x rows of the colors' (y, z) parity; it corrects the first
-// color's vertices of its rows (mode a.given), waits at a block barrier, then the second
-// color's (Local). The second color's vertices read their x neighbours, the first color's
-// new values, from the same row, so the rows are independent: no other row of this launch
-// is read (its y or z parity differs) and none is written twice. One pass over x, b and
-// the rows instead of two. a.first[0], a.count[0]: the first color's vertices along x;
-// first_x2, count_x2: the second's; rows of count[1] x count[2]; rows_per_block rows of
-// `pairs` threads' work each (pairs = max(count[0], count_x2), looped when above the block).
-template <int dim, typename Number, bool boundary_variant>
-__global__ void __launch_bounds__(512) patch_point_pair_kernel(const PatchArgs<Number> a, int first_x2, int count_x2, int pairs,
-                                                               int rows_per_block)
+// place. Their vertices alternate along each x row of the colors' (y, z) parity, and a
+// vertex of c ^ 1 couples to vertices of c only along that row (its y, z neighbours have
+// the other parities and are not written in this launch). Lane t of a warp holds the
+// window of x positions X0 = xs + 64 w + 2 t, X0 + 1 on the 3^(d-1) closure lines of its
+// row (two loads per line) and takes the third position of each 3-point line from the
+// neighbouring lane (a shuffle); phase 1 corrects the first color's vertex of the window
+// (mode a.given), phase 2 the second color's with the first color's new values (Local).
+// The edge lanes also load the column just beyond the warp; of it only the centre line
+// changes (phase 1), and warps of one row exchange those values through shared memory
+// after a block barrier, which also orders every load of the row before any store. The same
+// updates as two launches of patch_point_kernel; the local residual is the 3^d-point
+// stencil summed by symmetry classes, sum_j c_j (sum of the neighbours with j off-centre
+// coordinates), from per-line end sums (left + right) and centres.
+template <typename Number>
+struct RowPairArgs {
+  int xs;                // even; the first window position of a row
+  int first_x2, count_x2; // the second color's vertices along x: first_x2 + 2 i, i < count_x2
+  int warps_per_row, rows_per_block;
+  int off[9];  // closure line L = 3 (dz + 1) + dy + 1 relative to the centre line: dy gm[0] + dz gm[0] gm[1]
+  Number c[4]; // stencil weights of the neighbours with 0..dim off-centre coordinates
+};
+
+// sum_j c_j S_j over a window column: m[L], e[L] the centre and end sum of closure line L
+// (L = 3 (dz + 1) + dy + 1), without the vertex itself in the Boundary variant.
+template <int dim, bool skip_centre, typename Number>
+__device__ __forceinline__ Number point_stencil(const Number (&c)[4], const Number *m, const Number *e)
 {
-  const long nrows = (long)a.count[1] * a.count[2];
-  const long row0 = (long)blockIdx.x * rows_per_block;
-  const int work = rows_per_block * pairs;
-  for (int phase = 0; phase < 2; ++phase) {
-    const int fx = phase == 0 ? a.first[0] : first_x2, nx = phase == 0 ? a.count[0] : count_x2;
-    for (int t = threadIdx.x; t < work; t += blockDim.x) {
-      const int rr = t / pairs, ix = t - rr * pairs;
-      const long row = row0 + rr;
-      if (row >= nrows || ix >= nx) continue;
-      const int py = (int)(row % a.count[1]), pz = (int)(row / a.count[1]);
-      correct_point<dim, Number, boundary_variant>(a, fx + 2 * ix - 1, a.first[1] + 2 * py - 1, dim == 3 ? a.first[2] + 2 * pz - 1 : 0,
-                                                   phase == 0 && a.given);
-    }
-    if (phase == 0) __syncthreads(); // the first color's corrections are visible to the block
+  Number s;
+  if constexpr (dim == 3) {
+    const Number fm = (m[1] + m[7]) + (m[3] + m[5]), fe = (e[1] + e[7]) + (e[3] + e[5]);
+    const Number cm = (m[0] + m[8]) + (m[2] + m[6]), ce = (e[0] + e[8]) + (e[2] + e[6]);
+    s = c[1] * (e[4] + fm) + c[2] * (fe + cm) + c[3] * ce;
+    if (!skip_centre) s += c[0] * m[4];
+  } else {
+    s = c[1] * (e[1] + (m[0] + m[2])) + c[2] * (e[0] + e[2]);
+    if (!skip_centre) s += c[0] * m[1];
   }
+  return s;
+}
+
+// odd: the first color's vertices have odd x (window position X0 + 1), else even (X0).
+template <int dim, typename Number, bool boundary_variant, bool odd>
+__global__ void __launch_bounds__(512) patch_row_pair_kernel(const PatchArgs<Number> a, const RowPairArgs<Number> rp)
+{
+  constexpr int NL = dim == 3 ? 9 : 3, C = NL / 2;
+  __shared__ Number edge[16][2]; // per warp: its lane 0's w0 and lane 31's w1 on the centre line after phase 1
+  const Box &box = a.box;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const bool one_row = rp.rows_per_block == 1; // else one warp per row
+  const int wrow = one_row ? warp : 0;
+  const unsigned row = blockIdx.x * (unsigned)rp.rows_per_block + (one_row ? 0 : warp);
+  const bool row_ok = row < (unsigned)a.npatches; // npatches: the rows
+  unsigned qz = 0, ry = 0;
+  if (row_ok) a.split[1].divmod(row, qz, ry);
+  const int py = (int)ry, pz = (int)qz;
+  const int y = a.first[1] + 2 * py, z = dim == 3 ? a.first[2] + 2 * pz : 0;
+  const int X0 = rp.xs + 64 * wrow + 2 * lane;
+  const long line0 = box.local_index(0, y, z);
+  const Number *window = a.x + (line0 + X0); // x at X0 on the centre line; line L at rp.off[L]
+  bool line_ok[NL], pos_ok[4]; // boundary and outside points read as zero
+  const bool y_lo = y - 1 != 0, y_hi = y + 1 != box.n - 1, z_lo = dim == 2 || z - 1 != 0, z_hi = dim == 2 || z + 1 != box.n - 1;
+#pragma unroll
+  for (int L = 0; L < NL; ++L) {
+    const int dy = L % 3 - 1, dz = dim == 3 ? L / 3 - 1 : 0;
+    line_ok[L] = row_ok && (dy >= 0 || y_lo) && (dy <= 0 || y_hi) && (dz >= 0 || z_lo) && (dz <= 0 || z_hi);
+  }
+#pragma unroll
+  for (int j = 0; j < 4; ++j) pos_ok[j] = X0 - 1 + j >= 1 && X0 - 1 + j <= box.n - 2;
+  auto load = [&](int L, int j) { return line_ok[L] && pos_ok[j] ? window[rp.off[L] + j - 1] : Number(0); }; // x at X0 - 1 + j
+  // the columns beyond the warp's edges: lane 0 reads X0 - 1, lane 31 X0 + 2, with the
+  // window (early) or in the phases that use them (tuning.hpp, pair_early_edges)
+  constexpr bool early = pair_early_edges(std::is_same_v<Number, double>);
+  const bool edge_ok = lane == 0 ? pos_ok[0] : lane == 31 && pos_ok[3];
+  const int edge_at = lane == 0 ? -1 : 2;
+  Number w0[NL], w1[NL], ex[NL], nb[NL], m[NL], e[NL];
+#pragma unroll
+  for (int L = 0; L < NL; ++L) {
+    w0[L] = load(L, 1);
+    w1[L] = load(L, 2);
+    if constexpr (early) ex[L] = line_ok[L] && edge_ok ? window[rp.off[L] + edge_at] : Number(0);
+  }
+  const int P1 = X0 + (odd ? 1 : 0), P2 = X0 + (odd ? 0 : 1);
+  const bool active1 = row_ok && P1 >= a.first[0] && P1 < a.first[0] + 2 * a.count[0];
+  const bool active2 = row_ok && P2 >= rp.first_x2 && P2 < rp.first_x2 + 2 * rp.count_x2;
+  const Number b1 = active1 ? a.rhs[line0 + P1] : Number(0), b2 = active2 ? a.rhs[line0 + P2] : Number(0);
+  auto correct = [&](Number &v, Number b, bool given) {
+    Number r = b;
+    if (!given) r -= point_stencil<dim, boundary_variant>(rp.c, m, e);
+    const Number delta = point_solve<dim>(a, r);
+    v = boundary_variant ? delta : v + a.scale * delta;
+  };
+
+  // phase 1: the vertex at P1; its third neighbour (left of X0 or right of X0 + 1) from the adjacent lane
+#pragma unroll
+  for (int L = 0; L < NL; ++L) nb[L] = odd ? __shfl_down_sync(0xffffffffu, w0[L], 1) : __shfl_up_sync(0xffffffffu, w1[L], 1);
+  if (lane == (odd ? 31 : 0)) {
+#pragma unroll
+    for (int L = 0; L < NL; ++L) nb[L] = early ? ex[L] : load(L, odd ? 3 : 0);
+  }
+#pragma unroll
+  for (int L = 0; L < NL; ++L) {
+    m[L] = odd ? w1[L] : w0[L];
+    e[L] = nb[L] + (odd ? w0[L] : w1[L]);
+  }
+  if (active1) correct(odd ? w1[C] : w0[C], b1, a.given);
+
+  // exchange of the warps' edge values of the centre line; all loads of the row are done
+  if (rp.warps_per_row > 1) {
+    if (lane == 0) edge[warp][0] = w0[C];
+    if (lane == 31) edge[warp][1] = w1[C];
+    __syncthreads();
+  }
+
+  // phase 2: the vertex at P2, with the first color's new values
+#pragma unroll
+  for (int L = 0; L < NL; ++L) nb[L] = odd ? __shfl_up_sync(0xffffffffu, w1[L], 1) : __shfl_down_sync(0xffffffffu, w0[L], 1);
+  if (lane == (odd ? 0 : 31)) {
+#pragma unroll
+    for (int L = 0; L < NL; ++L) nb[L] = early ? ex[L] : load(L, odd ? 0 : 3); // lines other than the centre do not change
+  }
+  // the centre line's value beyond the edge: the neighbouring warp's after its phase 1, or
+  // beyond the row's vertices (unchanged)
+  if (lane == (odd ? 0 : 31) && (odd ? wrow > 0 : wrow + 1 < rp.warps_per_row)) nb[C] = edge[odd ? warp - 1 : warp + 1][odd ? 1 : 0];
+#pragma unroll
+  for (int L = 0; L < NL; ++L) {
+    m[L] = odd ? w0[L] : w1[L];
+    e[L] = nb[L] + (odd ? w1[L] : w0[L]);
+  }
+  if (active2) correct(odd ? w0[C] : w1[C], b2, false);
+
+  Number *xo = a.out + line0;
+  if (odd ? active2 : active1) xo[X0] = w0[C];
+  if (odd ? active1 : active2) xo[X0 + 1] = w1[C];
 }
 
 // Patches of the color along one direction: vertices first + step p, p < count.
@@ -635,13 +748,18 @@ void launch_patch(const Box &box, PatchView<Number> p, LocalSolver solver, Patch
   }
 }
 
-// k = 1: colors c, then c ^ 1, in place (x == out), by patch_point_pair_kernel; `first` is
+// k = 1: colors c, then c ^ 1, in place (x == out), by patch_row_pair_kernel; `first` is
 // the mode of color c (Given: x is zero on its vertices), c ^ 1 runs Local. Rows of at most
-// 2 color_pair_max_threads() vertices (tuning.hpp, color_pairs).
+// 2 color_pair_max_threads() vertices (tuning.hpp, color_pairs). Returns false, launching
+// nothing, where the stencil's symmetry classes do not hold (1D rows M_0 != M_2 or
+// K_0 != K_2, not on a uniform mesh): the caller then runs the colors one by one.
 template <int dim, typename Number>
-void launch_patch_pair(const Box &box, PatchView<Number> p, LocalSolver solver, PatchResidual first, int color, Number scale,
+bool launch_patch_pair(const Box &box, PatchView<Number> p, LocalSolver solver, PatchResidual first, int color, Number scale,
                        const Number *rhs, Number *x, SmootherKernel kernel, cudaStream_t stream)
 {
+  const Number *M = p.host_rows_and_eigenvectors[0], *K = p.host_rows_and_eigenvectors[1];
+  if (!M || !K) throw std::invalid_argument("vpatch cuda: patch_correct pair needs the host copies of the patch rows (LevelTables::device_patch_view)");
+  if (M[0] != M[2] || K[0] != K[2]) return false;
   PatchArgs<Number> args{};
   args.box = box;
   args.p = p;
@@ -653,20 +771,45 @@ void launch_patch_pair(const Box &box, PatchView<Number> p, LocalSolver solver, 
   args.out = x;
   args.step = 2;
   for (int d = 0; d < 3; ++d) color_range(box, d, color, args.first[d], args.count[d]);
-  int first_x2, count_x2;
-  color_range(box, 0, color ^ 1, first_x2, count_x2);
+  RowPairArgs<Number> rp{};
+  color_range(box, 0, color ^ 1, rp.first_x2, rp.count_x2);
   const long rows = (long)args.count[1] * args.count[2];
-  const int pairs = std::max(args.count[0], count_x2);
-  if (rows <= 0 || pairs <= 0) return;
-  if (pairs > color_pair_max_threads()) throw std::invalid_argument("vpatch cuda: patch_correct pair: rows too long");
-  // a row per block of whole warps; short rows (coarse levels) several to a block of 128
-  const int threads = pairs >= 64 ? (pairs + 31) / 32 * 32 : 128, rows_per_block = pairs >= 64 ? 1 : 128 / pairs;
-  const long blocks = (rows + rows_per_block - 1) / rows_per_block;
-  if (blocks > Divider::max_dividend) throw std::invalid_argument("vpatch cuda: patch_correct pair: too many rows in one launch");
-  if (kernel == SmootherKernel::Boundary)
-    patch_point_pair_kernel<dim, Number, true><<<(unsigned)blocks, threads, 0, stream>>>(args, first_x2, count_x2, pairs, rows_per_block);
-  else patch_point_pair_kernel<dim, Number, false><<<(unsigned)blocks, threads, 0, stream>>>(args, first_x2, count_x2, pairs, rows_per_block);
+  if (rows <= 0 || box.patch_end(0) <= box.patch_begin(0)) return true;
+  rp.xs = box.patch_begin(0) & ~1; // windows over the row's vertices [patch_begin, patch_end)
+  rp.warps_per_row = (box.patch_end(0) - 1 - rp.xs) / 64 + 1;
+  if (rp.warps_per_row * 32 > color_pair_max_threads()) throw std::invalid_argument("vpatch cuda: patch_correct pair: rows too long");
+  rp.rows_per_block = rp.warps_per_row == 1 ? 4 : 1; // coarse levels: a warp per row, four to a block
+  if ((long)box.gm[0] * box.gm[1] + box.gm[0] >= std::numeric_limits<int>::max())
+    throw std::invalid_argument("vpatch cuda: patch_correct pair: planes of more than 2^31 points");
+  for (int L = 0; L < 9; ++L) rp.off[L] = (L % 3 - 1) * box.gm[0] + (dim == 3 ? (L / 3 - 1) * box.gm[0] * box.gm[1] : 0);
+  // weights of the 3^d-point stencil by the number j of off-centre coordinates:
+  // c_j = (d - j) K_1 M_1^(d-j-1) M_0^j + j K_0 M_0^(j-1) M_1^(d-j)
+  for (int j = 0; j <= dim; ++j) {
+    double cj = 0;
+    for (int i = 0; i < dim; ++i) { // direction i off-centre for i < j
+      double t = i < j ? (double)K[0] : (double)K[1];
+      for (int o = 0; o < dim; ++o)
+        if (o != i) t *= o < j ? (double)M[0] : (double)M[1];
+      cj += t;
+    }
+    rp.c[j] = (Number)cj;
+  }
+  if (rows > Divider::max_dividend) throw std::invalid_argument("vpatch cuda: patch_correct pair: too many rows in one launch");
+  args.npatches = rows;
+  args.split[1] = Divider(args.count[1]);
+  const long blocks = (rows + rp.rows_per_block - 1) / rp.rows_per_block;
+  const unsigned threads = 32u * rp.warps_per_row * rp.rows_per_block;
+  const bool odd = args.first[0] & 1;
+  auto launch = [&](auto kernel) { kernel<<<(unsigned)blocks, threads, 0, stream>>>(args, rp); };
+  if (kernel == SmootherKernel::Boundary) {
+    if (odd) launch(patch_row_pair_kernel<dim, Number, true, true>);
+    else launch(patch_row_pair_kernel<dim, Number, true, false>);
+  } else {
+    if (odd) launch(patch_row_pair_kernel<dim, Number, false, true>);
+    else launch(patch_row_pair_kernel<dim, Number, false, false>);
+  }
   check_launch("patch_correct (k = 1, color pair) kernel launch");
+  return true;
 }
 
 } // namespace detail
@@ -674,10 +817,10 @@ void launch_patch_pair(const Box &box, PatchView<Number> p, LocalSolver solver, 
 } // namespace vpatch
 
 #define VPATCH_INSTANTIATE_PATCH_PAIR(dim)                                                                                   \
-  template void vpatch::cuda::detail::launch_patch_pair<dim, float>(const Box &, PatchView<float>, LocalSolver, PatchResidual, \
+  template bool vpatch::cuda::detail::launch_patch_pair<dim, float>(const Box &, PatchView<float>, LocalSolver, PatchResidual, \
                                                                     int, float, const float *, float *, SmootherKernel,       \
                                                                     cudaStream_t);                                            \
-  template void vpatch::cuda::detail::launch_patch_pair<dim, double>(const Box &, PatchView<double>, LocalSolver,              \
+  template bool vpatch::cuda::detail::launch_patch_pair<dim, double>(const Box &, PatchView<double>, LocalSolver,              \
                                                                      PatchResidual, int, double, const double *, double *,    \
                                                                      SmootherKernel, cudaStream_t);
 

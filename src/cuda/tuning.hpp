@@ -77,6 +77,9 @@
 #ifndef VPATCH_COLOR_PAIRS
 #define VPATCH_COLOR_PAIRS -1
 #endif
+#ifndef VPATCH_PAIR_EARLY_EDGES
+#define VPATCH_PAIR_EARLY_EDGES -1
+#endif
 #ifndef VPATCH_GATHER_KMAX_2D
 #define VPATCH_GATHER_KMAX_2D -1
 #endif
@@ -292,16 +295,21 @@ constexpr bool gather_operator(int dim, int degree, bool is_double)
 }
 
 // k = 1 smoothing sweeps: two consecutive colors that differ in the x parity in one launch
-// (patch_point_pair_kernel, a block per x row, a thread per vertex pair) instead of two
-// (patch_point_kernel), for rows of at most 2 color_pair_max_threads() vertices. H200
-// (bench/NOTES.md, "k = 1 color pairs"): 3D k = 1 smoothing step at 369 cells double
-// 37.0 -> 45.7 GDoF/s (Boundary 36.8 -> 48.0), float 61.9 -> 60.5 (Boundary 64.0 -> 59.8);
-// in the 512-cell V-cycle the smoothing takes 16% less time in double, 3% in float. 2D
-// rows of 8000 vertices (a block looping along the row) were 17-30% slower and keep the
-// per-color kernel; staging a row's closure lines in shared memory was slower in 3D
-// (float 49, double 33 GDoF/s: a block's loads, barriers and two phases in series).
-// -DVPATCH_COLOR_PAIRS=0 turns it off.
+// (patch_row_pair_kernel: a warp per 64 x positions of a row, shuffles for the x
+// neighbours, warps of a row exchanging edge values in shared memory) instead of two
+// (patch_point_kernel), for rows of at most 2 color_pair_max_threads() positions. H200
+// (bench/NOTES.md, "Row windows with shuffles"), k = 1 smoothing step, Fused GDoF/s: 3D
+// 369 cells float 60.4 -> 110, double 45.8 -> 56; 2D 1000 cells float 62 -> 92, double
+// 46.7 -> 67. The first pair kernel (a thread per vertex pair, each reading its own 3^d
+// closure) gave double +23..30% and float nothing; 2D rows of 8000 vertices (a block
+// looping along the row) were 17-30% slower and keep the per-color kernel; staging a
+// row's closure lines in shared memory was slower in 3D. -DVPATCH_COLOR_PAIRS=0 turns it off.
 constexpr int color_pair_max_threads() { return 512; }
+// patch_row_pair_kernel: the edge lanes load the column beyond the warp with the window
+// (early: one round trip, more registers) or in the phase that uses it. Float: early
+// 110 vs late 98 GDoF/s (3D 369 cells); double: late 56 vs early 44 (same in 2D within 3%).
+// -DVPATCH_PAIR_EARLY_EDGES=0|1.
+constexpr bool pair_early_edges(bool is_double) { return tuned(VPATCH_PAIR_EARLY_EDGES, is_double ? 0 : 1) != 0; }
 constexpr bool color_pairs(int row_vertices)
 {
   return tuned(VPATCH_COLOR_PAIRS, 1) != 0 && (row_vertices + 1) / 2 <= color_pair_max_threads();

@@ -308,6 +308,7 @@ static void test_level(const Box &box, Context<Number> &ctx)
     PatchResidual first;
     int order; // 0 forward, 1 backward, 2 symmetric
     double scale;
+    LocalSolver solver = LocalSolver::FDM;
   };
   const std::vector<SweepCase> sweeps = {
     {"sweep Fused forward", cuda::SmootherKernel::Fused, PatchResidual::Local, 0, 1.0},
@@ -315,9 +316,11 @@ static void test_level(const Box &box, Context<Number> &ctx)
     {"sweep Boundary symmetric", cuda::SmootherKernel::Boundary, PatchResidual::Local, 2, 1.0},
     {"sweep Boundary from zero", cuda::SmootherKernel::Boundary, PatchResidual::Given, 0, 1.0},
     {"sweep Fused from zero scale 0.8", cuda::SmootherKernel::Fused, PatchResidual::Given, 2, 0.8},
+    {"sweep Boundary backward Dense", cuda::SmootherKernel::Boundary, PatchResidual::Local, 1, 1.0, LocalSolver::Dense},
   };
   // (k >= 2 sweeps launch color by color, the path of the cases above: k <= 3 suffices.)
   for (const SweepCase &c : box.local_is_owned() && k <= 3 ? sweeps : std::vector<SweepCase>{}) {
+    if (c.solver == LocalSolver::Dense && !dense_ok) continue;
     ctx.run(c.name, [&] {
       std::vector<int> order;
       if (c.order != 1)
@@ -330,9 +333,9 @@ static void test_level(const Box &box, Context<Number> &ctx)
       DevBuf<Number> drhs(rhs), dx(x);
       const Number scale = static_cast<Number>(c.scale);
       for (std::size_t i = 0; i < order.size(); ++i)
-        cpu::patch_correct<dim, k, double>(box, ref_t.patch_view(), LocalSolver::FDM, i == 0 ? c.first : PatchResidual::Local, order[i],
+        cpu::patch_correct<dim, k, double>(box, ref_t.patch_view(), c.solver, i == 0 ? c.first : PatchResidual::Local, order[i],
                                            (double)scale, rr.data(), xr.data(), xr.data());
-      cuda::patch_sweep<Number>(box, dt.pv, LocalSolver::FDM, c.first, order.data(), (int)order.size(), scale, drhs.p, dx.p, c.kernel, s);
+      cuda::patch_sweep<Number>(box, dt.pv, c.solver, c.first, order.data(), (int)order.size(), scale, drhs.p, dx.p, c.kernel, s);
       return rel_error(dx.download(), xr);
     }, may_skip);
   }
@@ -450,8 +453,9 @@ static void test_all(int dim, int k, bool quick, Tally &tally)
       const int c0[3] = {10, 0, 20}, c1[3] = {90, 70, 100};
       test_level<d, kk, Number>(sub_box(d, kk, 100, c0, c1), ctx);
     }
-    // 2D k = 1 with rows of an even number of vertices for the color-pair kernel (600:
-    // 300 pairs in a block of 320 threads; the 3D mesh above has 99 per row).
+    // 2D k = 1 with rows of an even number of vertices for the color-pair kernel (600
+    // patch vertices: 10 warps of a row exchanging edge values; the 3D mesh above has 99
+    // per row, 2 warps).
     if constexpr (d == 2 && kk == 1) {
       Context<Number> ctx{d, kk, prec, "large", tally};
       test_level<d, kk, Number>(full_box(d, kk, 601), ctx);
