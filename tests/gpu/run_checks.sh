@@ -73,5 +73,11 @@ rc=$?; [ $rc = 0 ] && ok "memcheck solver" || bad "memcheck solver (rc $rc): $(g
 # the single-precision hierarchy and the mixed full multigrid (double level solutions)
 $CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 3 -cells 4 -pc_type vpatchmg -fmg -dm_vec_type cuda > $LOG/sanitizer_memcheck_mixed_fmg.log 2>&1
 rc=$?; [ $rc = 0 ] && ok "memcheck mixed fmg" || bad "memcheck mixed fmg (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_mixed_fmg.log)"
+# k = 1 color pairs with rows of several warps (131 patch vertices: 3 warps exchanging edge
+# values in shared memory), symmetric sweeps, two V-cycles of three levels
+for tool in memcheck racecheck; do
+  $CS --tool $tool --error-exitcode 9 $P -dim 2 -degree 1 -cells 132 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -mg_levels_pc_vpatch_sweep symmetric -ksp_max_it 2 -dm_vec_type cuda > $LOG/sanitizer_${tool}_k1_pairs.log 2>&1
+  rc=$?; [ $rc = 0 ] && ok "$tool k = 1 pairs" || bad "$tool k = 1 pairs (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_${tool}_k1_pairs.log)"
+done
 echo "$passes passed, $fails failed"
 [ $fails = 0 ]
