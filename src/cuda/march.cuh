@@ -11,7 +11,7 @@ namespace vpatch {
 namespace cuda {
 namespace detail {
 
-template <int dim, int R = 1>
+template <int dim, int R = 1, int Chunk = 32>
 struct MarchTile {
   static_assert(dim == 2 || dim == 3, "MarchTile: 2D or 3D");
   static constexpr int m = dim - 1;              // marching direction
@@ -20,7 +20,7 @@ struct MarchTile {
   static constexpr int rows = R;                 // points per thread and plane (3D: along y, 2D: X apart along x)
   static constexpr int width = dim == 3 ? X : X * R; // tile extent along x
   static constexpr int threads = X * Y;
-  static constexpr int chunk = 32;               // planes per block along m
+  static constexpr int chunk = Chunk;            // planes per block along m
 
   // Grid covering n0 (x) by n1 (y, 3D) columns and nm planes.
   static dim3 grid(long n0, long n1, long nm)

@@ -205,11 +205,16 @@ __device__ __forceinline__ Number k1_interp_weight(const Box &coarse, const Box 
   return coarse.on_boundary_1d(I) ? Number(0) : k1_weight(coarse, fine, P, d, f, I);
 }
 
+template <int dim>
+using ProlongTile = MarchTile<dim, 1, k1_prolong_chunk(dim)>;
+template <int dim>
+using RestrictTile = MarchTile<dim, 1, k1_restrict_chunk(dim)>;
+
 template <int dim, typename Number>
-__global__ void __launch_bounds__(MarchTile<dim>::threads)
+__global__ void __launch_bounds__(ProlongTile<dim>::threads)
   prolongate_k1_kernel(const Box coarse, const Box fine, const Number *__restrict__ P, const Number *__restrict__ xc, Number *__restrict__ xf)
 {
-  using Tile = MarchTile<dim>;
+  using Tile = ProlongTile<dim>;
   constexpr int m = Tile::m;
   // This thread's fine column (f0, f1), its coarse cell (c0, c1) and weights.
   const int f0 = fine.os[0] + Tile::col0(), f1 = dim == 3 ? fine.os[1] + Tile::col1() : 0;
@@ -267,10 +272,10 @@ __global__ void __launch_bounds__(MarchTile<dim>::threads)
 }
 
 template <int dim, typename Number>
-__global__ void __launch_bounds__(MarchTile<dim>::threads)
+__global__ void __launch_bounds__(RestrictTile<dim>::threads)
   restrict_k1_kernel(const Box coarse, const Box fine, const Number *__restrict__ P, const Number *__restrict__ xf, Number *__restrict__ xc)
 {
-  using Tile = MarchTile<dim>;
+  using Tile = RestrictTile<dim>;
   constexpr int m = Tile::m;
   // This thread's coarse column (I0, I1) of the local array and the weights of the fine
   // points 2I - 1 + o around it.
@@ -328,6 +333,17 @@ __global__ void __launch_bounds__(MarchTile<dim>::threads)
   }
 }
 
+// The k = 1 transfers' grid; its y and z extents (chunks along the marching direction)
+// are limited to 65535 blocks.
+template <typename Tile>
+dim3 k1_grid(long n0, long n1, long nm)
+{
+  const dim3 g = Tile::grid(n0, n1, nm);
+  if ((long)((nm + Tile::chunk - 1) / Tile::chunk) > 65535 || g.y > 65535u)
+    throw std::invalid_argument("vpatch cuda: transfer (k = 1): more than 65535 chunks of planes along the last direction");
+  return g;
+}
+
 template <int dim, int k, typename Number>
 void launch_transfer(bool restrict_, const Box &coarse, const Box &fine, TransferView<Number> tv, const Number *in, Number *out,
                      cudaStream_t stream)
@@ -336,14 +352,15 @@ void launch_transfer(bool restrict_, const Box &coarse, const Box &fine, Transfe
   const CellRange cc = owned_cells(coarse);
   if (cc.ncells <= 0) return;
   if constexpr (k == 1) {
-    using Tile = MarchTile<dim>;
-    constexpr int m = Tile::m;
+    constexpr int m = MarchTile<dim>::m;
     if (restrict_) {
-      restrict_k1_kernel<dim, Number><<<Tile::grid(coarse.gm[0], coarse.gm[1], coarse.gm[m]), Tile::block(), 0, stream>>>(
+      using Tile = RestrictTile<dim>;
+      restrict_k1_kernel<dim, Number><<<k1_grid<Tile>(coarse.gm[0], coarse.gm[1], coarse.gm[m]), Tile::block(), 0, stream>>>(
         coarse, fine, tv.prolongation, in, out);
     } else {
+      using Tile = ProlongTile<dim>;
       const long pairs = (fine.os[m] + fine.om[m] + 1) / 2 - fine.os[m] / 2; // (2c, 2c + 1) fine plane pairs
-      prolongate_k1_kernel<dim, Number><<<Tile::grid(fine.om[0], fine.om[1], 2 * pairs), Tile::block(), 0, stream>>>(
+      prolongate_k1_kernel<dim, Number><<<k1_grid<Tile>(fine.om[0], fine.om[1], 2 * pairs), Tile::block(), 0, stream>>>(
         coarse, fine, tv.prolongation, in, out);
     }
     check_launch("transfer (k = 1) kernel launch");

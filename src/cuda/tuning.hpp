@@ -77,6 +77,12 @@
 #ifndef VPATCH_COLOR_PAIRS
 #define VPATCH_COLOR_PAIRS -1
 #endif
+#ifndef VPATCH_K1_RESTRICT_CHUNK
+#define VPATCH_K1_RESTRICT_CHUNK -1
+#endif
+#ifndef VPATCH_K1_PROLONG_CHUNK
+#define VPATCH_K1_PROLONG_CHUNK -1
+#endif
 #ifndef VPATCH_PAIR_EARLY_EDGES
 #define VPATCH_PAIR_EARLY_EDGES -1
 #endif
@@ -357,6 +363,17 @@ constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
   return tuned(VPATCH_GATHER_MIN_BLOCKS, 0);
 }
+
+// k = 1 transfers (restrict_k1_kernel, prolongate_k1_kernel): planes along the marching
+// direction per block (restriction: coarse planes, prolongation: fine planes, even). Long
+// chunks left the restriction with fewer threads than the GPU holds (3D, 50M fine DoF:
+// 185^2 columns x 6 chunks of 32), each a long chain of dependent loads; shorter ones
+// recompute one plane sum per chunk. H100, same-call A/B (bench/NOTES.md, "k = 1
+// transfers"), prolongation + restriction GDoF/s from 32 / 32: 3D (4, 8) float 105.9 ->
+// 118.0, double 66.0 -> 69.9 (2, 4: 114.9 / 69.4; 1, 2: 101.1 / 63.6); 2D (1, 2) float
+// 108.4 -> 116.2, double 67.8 -> 75.9. -DVPATCH_K1_RESTRICT_CHUNK=C, -DVPATCH_K1_PROLONG_CHUNK=C.
+constexpr int k1_restrict_chunk(int dim) { return tuned(VPATCH_K1_RESTRICT_CHUNK, dim == 3 ? 4 : 1); }
+constexpr int k1_prolong_chunk(int dim) { return tuned(VPATCH_K1_PROLONG_CHUNK, dim == 3 ? 8 : 2); }
 
 // Cells per block of laplace_apply (threads per cell (k+1)^2) and of the transfer kernels
 // (threads per coarse cell (2k+1)^2): about 128 threads or more per block.
