@@ -174,7 +174,7 @@ __device__ __forceinline__ Number dot(const Number (&a)[N], const Number *b)
 }
 
 template <int dim, int k, typename Number>
-using GatherTile = MarchTile<dim, gather_rows(dim, k, sizeof(Number) == 8)>;
+using GatherTile = MarchTile<dim, gather_rows(dim, k, sizeof(Number) == 8), gather_chunk(dim, k, sizeof(Number) == 8)>;
 
 // residual: y = rhs - A x (a separate instantiation: a runtime test at the store cost the
 // operator 3-7% at 2D float k = 1, 2).

@@ -77,6 +77,9 @@
 #ifndef VPATCH_COLOR_PAIRS
 #define VPATCH_COLOR_PAIRS -1
 #endif
+#ifndef VPATCH_GATHER_CHUNK
+#define VPATCH_GATHER_CHUNK -1
+#endif
 #ifndef VPATCH_K1_RESTRICT_CHUNK
 #define VPATCH_K1_RESTRICT_CHUNK -1
 #endif
@@ -358,6 +361,20 @@ constexpr int gather_rows(int dim, int degree, bool is_double)
 constexpr bool gather_shared_x_sums(int degree, bool is_double)
 {
   return tuned(VPATCH_GATHER_SHARED_X, is_double && (degree == 2 || degree == 3)) && !(is_double && degree >= 4);
+}
+// Planes along the marching direction per block of the gather operator: a chunk reads 2k
+// halo planes beyond its own, so longer chunks read less for k >= 2 (k = 1 prefers more
+// blocks). H200, same-call A/B (bench/NOTES.md, "Gather chunks"), MatMult GDoF/s with 32 /
+// 48 / 64 planes: 3D k = 1 float 335 / 326 / 321, double 192 / 194 / 190; k = 2 float
+// 213 / 225 / 222, double 119 / 124 / 123; k = 3 float 130 / 138 / 145, double 70 / 77 /
+// 77; 2D k = 2 float 336 / 344 / 345, double 203 / 205 / 207; k = 3 float 262 / 272 / 287,
+// double 173 / 181 / 183; 2D k >= 4 not measured (stay at 32); 96 planes exceed the 48 KB
+// of static shared memory at 3D double k = 3. -DVPATCH_GATHER_CHUNK=C overrides.
+constexpr int gather_chunk(int dim, int degree, bool is_double)
+{
+  if (degree == 1) return tuned(VPATCH_GATHER_CHUNK, 32);
+  if (dim == 3) return tuned(VPATCH_GATHER_CHUNK, degree == 3 && !is_double ? 64 : 48);
+  return tuned(VPATCH_GATHER_CHUNK, degree <= 3 ? 64 : 32);
 }
 constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
