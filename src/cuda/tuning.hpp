@@ -368,13 +368,15 @@ constexpr bool gather_shared_x_sums(int degree, bool is_double)
 // 48 / 64 planes: 3D k = 1 float 335 / 326 / 321, double 192 / 194 / 190; k = 2 float
 // 213 / 225 / 222, double 119 / 124 / 123; k = 3 float 130 / 138 / 145, double 70 / 77 /
 // 77; 2D k = 2 float 336 / 344 / 345, double 203 / 205 / 207; k = 3 float 262 / 272 / 287,
-// double 173 / 181 / 183; 2D k >= 4 not measured (stay at 32); 96 planes exceed the 48 KB
-// of static shared memory at 3D double k = 3. -DVPATCH_GATHER_CHUNK=C overrides.
+// double 173 / 181 / 183; k = 4 float 204 / 216 / 221, double 119 / 127 / 132; k = 7 float
+// 123 / 137 / 152, double 71 / 79 / 84; k = 10 float 73 / 84 / 90, double 37 / 44 / 47; 96
+// planes exceed the 48 KB of static shared memory at 3D double k = 3, 2D double k = 10.
+// -DVPATCH_GATHER_CHUNK=C overrides.
 constexpr int gather_chunk(int dim, int degree, bool is_double)
 {
   if (degree == 1) return tuned(VPATCH_GATHER_CHUNK, 32);
   if (dim == 3) return tuned(VPATCH_GATHER_CHUNK, degree == 3 && !is_double ? 64 : 48);
-  return tuned(VPATCH_GATHER_CHUNK, degree <= 3 ? 64 : 32);
+  return tuned(VPATCH_GATHER_CHUNK, 64);
 }
 constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
