@@ -333,14 +333,14 @@ __global__ void __launch_bounds__(RestrictTile<dim>::threads)
   }
 }
 
-// The k = 1 transfers' grid; its y and z extents (chunks along the marching direction)
-// are limited to 65535 blocks.
+// The k = 1 transfers' grid; its y and z extents (3D: rows of columns, chunks along the
+// marching direction; 2D: chunks) are limited to 65535 blocks.
 template <typename Tile>
 dim3 k1_grid(long n0, long n1, long nm)
 {
   const dim3 g = Tile::grid(n0, n1, nm);
-  if ((long)((nm + Tile::chunk - 1) / Tile::chunk) > 65535 || g.y > 65535u)
-    throw std::invalid_argument("vpatch cuda: transfer (k = 1): more than 65535 chunks of planes along the last direction");
+  if (g.y > 65535u || g.z > 65535u)
+    throw std::invalid_argument("vpatch cuda: transfer (k = 1): grid of more than 65535 blocks along y or z");
   return g;
 }
 
