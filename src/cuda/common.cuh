@@ -85,9 +85,9 @@ __device__ __forceinline__ void wait_copies()
 // address increment per copy, where a loop over the box's linear index spent about 20
 // instructions on each (two divisions, a boundary test per point): the 3D k = 3 float
 // smoother +24%. Ends with wait_copies<Async>() unless Wait = false (the caller waits after
-// work of its own); a __syncthreads() must follow. Point (x, y, z) lands at dst[x + y DY + z DZ]
-// (compact by default).
-template <bool Async, int N0, int N1, int NZ, int T, bool Wait = true, int DY = N0, int DZ = N0 * N1, typename Number,
+// work of its own); a __syncthreads() must follow. Point (x, y, z) lands at dst[(x + y DY + z DZ) EW]
+// (compact by default; EW = 2: one lane of a tensor of patch pairs, lanes.cuh).
+template <bool Async, int N0, int N1, int NZ, int T, bool Wait = true, int DY = N0, int DZ = N0 * N1, int EW = 1, typename Number,
           typename Column>
 __device__ __forceinline__ void gather_box(int t, Number *dst, const Number *src, long base, long sy, long sz, Column column)
 {
@@ -97,7 +97,7 @@ __device__ __forceinline__ void gather_box(int t, Number *dst, const Number *src
     const auto load = column(x, y);
     const int o = DY == N0 ? p : x + y * DY;
 #pragma unroll
-    for (int z = 0; z < NZ; ++z) copy_or_zero<Async>(dst + o + z * DZ, src, s + z * sz, load(z));
+    for (int z = 0; z < NZ; ++z) copy_or_zero<Async>(dst + (o + z * DZ) * EW, src, s + z * sz, load(z));
   }
   if constexpr (Wait) wait_copies<Async>();
 }
@@ -264,16 +264,16 @@ __device__ __forceinline__ PlanePoint plane_point(int tid, int round)
 // inputs. Every thread of the block must call this (it may synchronize). MS: the row
 // stride of the matrices in the plane form (default NE; bank_free_rows pads it).
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, int T, bool InPlace, int G, int S, bool Packed,
-          bool Band, typename In, typename Out, bool Swap, typename Number, typename Body, typename Store>
-__device__ __forceinline__ void contract_lines(int tid, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
+          bool Band, typename In, typename Out, bool Swap, typename Matrix, typename Number, typename Body, typename Store>
+__device__ __forceinline__ void contract_lines(int tid, const Matrix *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
                                                Store store);
 
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, bool Padded, int N, int T, bool InPlace,
           int G = 1, int S = 0, bool Packed = false, bool Lines = false, bool Band = false,
           typename In = FrameMap<Padded, N, E0, E1, S>,
           typename Out = FrameMap<Padded, N, dir == 0 ? NR : E0, dir == 1 ? NR : E1, S>, bool Swap = false, int MS = 0,
-          typename Number, typename Body, typename Store>
-__device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
+          typename Matrix, typename Number, typename Body, typename Store>
+__device__ __forceinline__ void contract(int tid, const Matrix *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
                                          Store store)
 {
   if constexpr (Lines && !Padded && dir < 2) {
@@ -310,7 +310,8 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
       for (int v = 0; v < NV; ++v) acc[z][v] = Number(0);
     // one contraction index k: the z outputs [z0, z1) it contributes to (all but with Band)
     auto step = [&](int k, auto z0, auto z1) {
-      Number mv[NM], iv[NI];
+      Matrix mv[NM];
+      Number iv[NI];
       if (dir < 2) {
         const int row = dir == 0 ? x : y;
 #pragma unroll
@@ -368,8 +369,8 @@ __device__ __forceinline__ void contract(int tid, const Number *const (&mats)[NM
 // NR x (extent of a) x b) lie below their inputs (offsets from NE x (extent of a) x b),
 // while lines with the same b differ in a, which no offset mixes up.
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, int T, bool InPlace, int G, int S, bool Packed,
-          bool Band, typename In, typename Out, bool Swap, typename Number, typename Body, typename Store>
-__device__ __forceinline__ void contract_lines(int tid, const Number *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
+          bool Band, typename In, typename Out, bool Swap, typename Matrix, typename Number, typename Body, typename Store>
+__device__ __forceinline__ void contract_lines(int tid, const Matrix *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
                                                Store store)
 {
   static_assert(dir < 2, "contract_lines: x or y lines");
@@ -404,7 +405,8 @@ __device__ __forceinline__ void contract_lines(int tid, const Number *const (&ma
 #pragma unroll
       for (int v = 0; v < NV; ++v) acc[r][v] = Number(0);
     if (active) for_each_input<NE, NR, Band, NE>([&](int k, auto r0, auto r1) {
-      Number iv[NI], mv[NM];
+      Number iv[NI];
+      Matrix mv[NM];
 #pragma unroll
       for (int j = 0; j < NI; ++j) iv[j] = ins[j][in0 + k * in_step];
 #pragma unroll
@@ -437,8 +439,8 @@ __device__ __forceinline__ void contract_lines(int tid, const Number *const (&ma
 // SumOfTwo: acc0 += m0 i0 + m1 i1.
 template <bool Chained>
 struct SumOfTwo {
-  template <typename Number>
-  __device__ __forceinline__ void operator()(Number *acc, const Number *mv, const Number *iv) const
+  template <typename Number, typename Matrix>
+  __device__ __forceinline__ void operator()(Number *acc, const Matrix *mv, const Number *iv) const
   {
     if constexpr (Chained) acc[0] = fma(mv[1], iv[1], fma(mv[0], iv[0], acc[0]));
     else acc[0] += mv[0] * iv[0] + mv[1] * iv[1];
@@ -447,8 +449,8 @@ struct SumOfTwo {
 // SumOfTwoAndMass: acc0 += m0 i0 + m1 i1, acc1 += m0 i1 (u = M c + K a and v = M a at once).
 template <bool Chained>
 struct SumOfTwoAndMass {
-  template <typename Number>
-  __device__ __forceinline__ void operator()(Number *acc, const Number *mv, const Number *iv) const
+  template <typename Number, typename Matrix>
+  __device__ __forceinline__ void operator()(Number *acc, const Matrix *mv, const Number *iv) const
   {
     SumOfTwo<Chained>{}(acc, mv, iv);
     acc[1] += mv[0] * iv[1];

@@ -24,12 +24,14 @@ struct KernelCost {
 
 // One contract<dir, E0, E1, E2, NR, NM, NI, ...> call with `fma` multiply-adds per
 // (output point, k) and `nv` results per output point stored to shared memory; with
-// `constant_mats` the matrix entries are operands from the constant bank, not shared loads.
+// `constant_mats` the matrix entries are operands from the constant bank, not shared loads;
+// with patch pairs (lanes = 2, tuning.hpp patch_lanes) a matrix entry loaded from shared
+// memory serves both patches: the counts are per patch.
 // Dir 2, and dir 0, 1 with `lines` (contract_lines), run one thread per line along dir;
 // these skip the entries outside the cell band with `band` (the patch rows: NE = 2k+1
 // inputs, NR = 2k-1 rows, 2k^2 + 2k - 1 entries per line; core/patch_band.hpp).
 inline KernelCost contract_cost(int dir, int E0, int E1, int E2, int NR, int NM, int NI, int fma, int nv, bool constant_mats = false,
-                                bool lines = false, bool band = false)
+                                bool lines = false, bool band = false, double lanes = 1)
 {
   const int NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2);
   const double O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1, O2 = dir == 2 ? NR : E2;
@@ -37,7 +39,7 @@ inline KernelCost contract_cost(int dir, int E0, int E1, int E2, int NR, int NM,
   const bool by_lines = dir == 2 || lines;
   const double entries = by_lines && band ? band_entries(NE / 2) : (double)NR * NE; // (row, input) products per line
   KernelCost c;
-  c.reads  = by_lines ? nlines * (NE * NI + (constant_mats ? 0 : entries * NM)) : plane * NE * (NM + O2 * NI);
+  c.reads  = by_lines ? nlines * (NE * NI + (constant_mats ? 0 : entries * NM / lanes)) : plane * NE * (NM / lanes + O2 * NI);
   c.writes = plane * O2 * nv;
   c.flops  = 2.0 * nlines * entries * fma;
   return c;
@@ -51,24 +53,27 @@ inline KernelCost contract_cost(int dir, int E0, int E1, int E2, int NR, int NM,
 inline KernelCost patch_cost(int dim, int k, SmootherKernel kernel, PatchResidual mode, bool is_double)
 {
   const int n = 2 * k + 1, m = 2 * k - 1, nz = dim == 3 ? n : 1, mz = dim == 3 ? m : 1;
-  const bool cm = kernel != SmootherKernel::Basic && launch_matrices(dim, k, is_double), ln = cm && line_contractions(dim, k, is_double);
+  // patch pairs take the launch shape of 8-byte elements (patch_smoother_impl.cuh, PatchPlan)
+  const double W = kernel == SmootherKernel::Basic ? 1 : patch_lanes(dim, k, is_double);
+  const bool wide = is_double || W == 2;
+  const bool cm = kernel != SmootherKernel::Basic && launch_matrices(dim, k, wide), ln = cm && line_contractions(dim, k, wide);
   const double nint = (double)m * m * mz;
   KernelCost c;
   if (mode == PatchResidual::Local && kernel != SmootherKernel::Global) {
     c.writes += (double)n * n * nz; // closure x
     if (kernel == SmootherKernel::Boundary) {
       const double lines = (double)n * nz, face_lines = lines - (dim == 3 ? (double)(n - 2) * (n - 2) : (double)(n - 2));
-      c.reads += m * (face_lines * 3.0 * n + (lines - face_lines) * 6.0);
+      c.reads += m * (face_lines * (2.0 / W + 1) * n + (lines - face_lines) * (4.0 / W + 2));
       c.flops += m * (face_lines * 4.0 * n + (lines - face_lines) * 6.0);
       c.writes += 2.0 * m * n * nz;
     } else {
-      c += contract_cost(0, n, n, nz, m, 2, 1, 2, 2, cm, ln, true);
+      c += contract_cost(0, n, n, nz, m, 2, 1, 2, 2, cm, ln, true, W);
     }
     if (dim == 2) {
-      c += contract_cost(1, m, n, 1, m, 2, 2, 2, 1);
+      c += contract_cost(1, m, n, 1, m, 2, 2, 2, 1, false, false, false, W);
     } else {
-      c += contract_cost(1, m, n, n, m, 2, 2, 3, 2, cm, ln, true);
-      c += contract_cost(2, m, m, n, m, 2, 2, 2, 1, cm, false, true);
+      c += contract_cost(1, m, n, n, m, 2, 2, 3, 2, cm, ln, true, W);
+      c += contract_cost(2, m, m, n, m, 2, 2, 2, 1, cm, false, true, W);
     }
     c.flops += nint; // rhs - A x
   } else {
@@ -77,9 +82,9 @@ inline KernelCost patch_cost(int dim, int k, SmootherKernel kernel, PatchResidua
   const int stages = 2 * dim;
   for (int s = 0; s < stages; ++s) {
     const int dir = s % dim;
-    c += contract_cost(dir, m, m, mz, m, 1, 1, 1, s == stages - 1 ? 0 : 1, cm, ln);
+    c += contract_cost(dir, m, m, mz, m, 1, 1, 1, s == stages - 1 ? 0 : 1, cm, ln, false, W);
   }
-  c.reads += dim * nint;       // eigenvalues
+  c.reads += dim * nint / W;   // eigenvalues
   c.flops += dim * nint;       // (dim-1) adds and one division
   c.flops += 2 * nint;         // out += scale * delta (1D tables, loaded once per block: neglected)
   if (k == 1 && kernel != SmootherKernel::Basic) c.reads = c.writes = 0; // one thread per patch, registers only

@@ -5,6 +5,7 @@
 // instantiation files; patch_smoother.cu dispatches to launch_patch<dim, k, Number>.
 #pragma once
 #include "common.cuh"
+#include "lanes.cuh"
 #include "patch_layout.hpp"
 #include "reference_tables.hpp"
 #include "tuning.hpp"
@@ -94,8 +95,9 @@ double reference_cell_size(const Number *mass_rows, const Number *stiffness_rows
   return h;
 }
 
-// Shared-memory plan of one patch. n = 2k+1 closure points, m = 2k-1 interior points per
-// direction. Default layout (patch_layout.hpp): buffer A holds the closure x (n^d), later
+// Shared-memory plan of one patch (of a pair of patches where W = 2: tuning.hpp,
+// patch_lanes; Elem then holds a point of both, and "patch" below means the pair). n = 2k+1
+// closure points, m = 2k-1 interior points per direction. Default layout (patch_layout.hpp): buffer A holds the closure x (n^d), later
 // the residual and the odd FDM stages; buffer B holds M_0 x and K_0 x (m n^{d-1} each,
 // compact) and later the even FDM stages. Padded (Basic): every tensor in an n^d frame,
 // B = 2 n^d. 3D k = 2..4 (Fused): searched layouts, one placement per tensor.
@@ -103,27 +105,32 @@ template <int dim, int k, typename Number, SmootherKernel V>
 struct PatchPlan {
   static constexpr int n = 2 * k + 1, m = 2 * k - 1;
   static constexpr bool padded = V == SmootherKernel::Basic;
-  static constexpr int P = patches_per_block(dim, k, sizeof(Number) == 8);
+  static constexpr int W = padded ? 1 : patch_lanes(dim, k, sizeof(Number) == 8); // patches per thread
+  using Elem = lanes::LanesOf<Number, W>;
+  // launch shape, layouts, early loads: by the element's size (a float pair takes the double
+  // kernel's); matrices and the multiply-add chains: by the scalar's
+  static constexpr bool wide = sizeof(Elem) == 8, is_double = sizeof(Number) == 8;
+  static constexpr int P = patches_per_block(dim, k, wide);
   // threads per patch: one per point of the n x n frame (Basic) or of the plane that
   // patch_thread_plane selects (n x n, m x n, m x m: fewer idle threads in the m x m stages)
-  static constexpr int plane = padded ? ClosurePlane : patch_thread_plane(dim, k, sizeof(Number) == 8);
+  static constexpr int plane = padded ? ClosurePlane : patch_thread_plane(dim, k, wide);
   static constexpr int T = plane == ClosurePlane ? n * n : plane == ResidualPlane ? m * n : m * m;
-  static constexpr bool packed = !padded && pack_patches(dim, k, sizeof(Number) == 8);
+  static constexpr bool packed = !padded && pack_patches(dim, k, wide);
   // (a hint beyond the 2048 threads of an SM, counted in whole warps, would be ignored by
   // ptxas, with a warning: Basic 3D float k = 3, 245 threads; k = 4, 162 threads)
-  static constexpr int min_blocks_hint = patch_min_blocks_per_sm(dim, k, sizeof(Number) == 8);
+  static constexpr int min_blocks_hint = patch_min_blocks_per_sm(dim, k, wide);
   static constexpr int min_blocks = (T * P + 31) / 32 * 32 * min_blocks_hint <= 2048 ? min_blocks_hint : 0;
-  static constexpr bool chained = chained_fma(true, sizeof(Number) == 8);
+  static constexpr bool chained = chained_fma(true, is_double);
   static constexpr int nz = dim == 3 ? n : 1, mz = dim == 3 ? m : 1;
   static constexpr int nd = n * n * nz;
   static constexpr int sizeA = nd;
   static constexpr int halfB = padded ? nd : m * n * nz;
   static constexpr int unpadded = sizeA + 2 * halfB;
-  static constexpr bool pad = !padded && P > 1 && pad_patch_stride(dim, k, sizeof(Number) == 8);
+  static constexpr bool pad = !padded && P > 1 && pad_patch_stride(dim, k, wide);
   // stride congruent to the threads per patch (packed: the points of an m x m plane)
   static constexpr int per_patch = pad ? bank_stride(unpadded, packed ? m * m : T) : unpadded;
   // x and y contractions with one thread per line too (common.cuh, contract_lines)
-  static constexpr bool lines = !padded && line_contractions(dim, k, sizeof(Number) == 8);
+  static constexpr bool lines = !padded && line_contractions(dim, k, wide);
   // The local solve's 1 / (lam_x + lam_y + lam_z) as a table built once per block, where the
   // contractions run by lines (they read no shared matrices, so the table takes their place):
   // per point a load and a multiply instead of a division (about 20 instructions with the
@@ -132,21 +139,23 @@ struct PatchPlan {
   static constexpr int table = inverse_table ? m * m * mz : 0;
   static constexpr int mats = std::max(2 * m * n + 2 * m * m + m, table);
   static constexpr bool async = async_gathers(dim, k); // cp.async input gathers
-  static constexpr bool launch_mats = !padded && launch_matrices(dim, k, sizeof(Number) == 8);
+  static constexpr bool launch_mats = !padded && launch_matrices(dim, k, wide);
   static constexpr int launch_size = 2 * m * n + 2 * m * m;
   // the launch-constant matrices compiled in (h = 1) instead of passed
-  static constexpr bool reference = launch_mats && reference_matrices(dim, k, sizeof(Number) == 8);
+  static constexpr bool reference = launch_mats && reference_matrices(dim, k, is_double);
   static_assert(!lines || launch_mats, "PatchPlan: lines take the matrices as launch constants");
   using Matrices = LaunchMatrices<Number, launch_mats && !reference ? launch_size : 1>;
   // where each stage's tensor lies (after the matrices), and the thread map of each stage
-  static constexpr PatchLayout layout = has_searched_layout(dim, k, sizeof(Number) == 8, T, P, V == SmootherKernel::Fused && lines)
-                                          ? searched_patch_layout(k, sizeof(Number) == 8, T, P)
+  static constexpr PatchLayout layout = has_searched_layout(dim, k, wide, T, P, V == SmootherKernel::Fused && lines)
+                                          ? searched_patch_layout(k, wide, T, P)
                                           : default_patch_layout(n, m, padded, sizeA, halfB, per_patch, P);
   template <int tensor>
   using Map = TensorMap<layout.t[tensor].sx, layout.t[tensor].sy, layout.t[tensor].sz, layout.t[tensor].ps>;
-  // After the tensors: the closure-corner index of each patch of the block (-1: no patch).
-  static constexpr std::size_t corners = (sizeof(Number) * (std::size_t)(mats + layout.size) + 7) / 8 * 8;
-  static constexpr std::size_t smem = corners + sizeof(long) * P;
+  // The tables (mats scalars), then the tensors (elements, aligned), then the closure-corner
+  // index of each patch of the block (-1: no patch).
+  static constexpr std::size_t tensors = (sizeof(Number) * (std::size_t)mats + sizeof(Elem) - 1) / sizeof(Elem) * sizeof(Elem);
+  static constexpr std::size_t corners = (tensors + sizeof(Elem) * (std::size_t)layout.size + 7) / 8 * 8;
+  static constexpr std::size_t smem = corners + sizeof(long) * P * W;
 };
 
 template <int dim, int k, typename Number, SmootherKernel V>
@@ -155,7 +164,9 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   patch_kernel(const PatchArgs<Number> a, const __grid_constant__ typename PatchPlan<dim, k, Number, V>::Matrices lm)
 {
   using Plan = PatchPlan<dim, k, Number, V>;
-  constexpr int n = Plan::n, m = Plan::m, T = Plan::T, nz = Plan::nz, mz = Plan::mz, P = Plan::P, PS = Plan::per_patch;
+  using Elem = typename Plan::Elem; // a point of the W patches a thread works on
+  using lanes::lane;
+  constexpr int n = Plan::n, m = Plan::m, T = Plan::T, nz = Plan::nz, mz = Plan::mz, P = Plan::P, PS = Plan::per_patch, W = Plan::W;
   constexpr bool Pd = Plan::padded, Pk = Plan::packed, boundary_variant = V == SmootherKernel::Boundary;
   constexpr PatchLayout lay = Plan::layout;
   using MapX = typename Plan::template Map<Closure>;
@@ -194,12 +205,12 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   const Number *Mx = Ln ? Mz : Mr, *Kx = Ln ? Kz : Kr, *Sx = Ln ? Sz : S, *Stx = Ln ? Stz : St;
   const int tid = threadIdx.x, pib = tid / T, t = tid % T;
   // The stage tensors of patch 0 (the contractions address patch g through the maps).
-  Number *const buf = sm + Plan::mats;
-  Number *const X0 = buf + lay.t[Closure].base, *const a0 = buf + lay.t[MassStiffnessX].base,
-                *const c0 = a0 + lay.t[MassStiffnessX].pair, *const u0 = buf + lay.t[MassStiffnessY].base,
-                *const v0 = u0 + lay.t[MassStiffnessY].pair, *const r0 = buf + lay.t[Residual].base;
-  Number *const s0 = buf + lay.t[Solve0].base, *const s1 = buf + lay.t[Solve0 + 1].base, *const s2 = buf + lay.t[Solve0 + 2].base,
-                *const s3 = buf + lay.t[Solve0 + 3].base, *const s4 = buf + lay.t[Solve0 + 4].base;
+  Elem *const buf = reinterpret_cast<Elem *>(reinterpret_cast<unsigned char *>(sm) + Plan::tensors);
+  Elem *const X0 = buf + lay.t[Closure].base, *const a0 = buf + lay.t[MassStiffnessX].base,
+              *const c0 = a0 + lay.t[MassStiffnessX].pair, *const u0 = buf + lay.t[MassStiffnessY].base,
+              *const v0 = u0 + lay.t[MassStiffnessY].pair, *const r0 = buf + lay.t[Residual].base;
+  Elem *const s0 = buf + lay.t[Solve0].base, *const s1 = buf + lay.t[Solve0 + 1].base, *const s2 = buf + lay.t[Solve0 + 2].base,
+              *const s3 = buf + lay.t[Solve0 + 3].base, *const s4 = buf + lay.t[Solve0 + 4].base;
   static_assert(lay.t[Closure].sx == 1 && lay.t[Closure].sy == n && lay.t[Closure].sz == n * n,
                 "patch_kernel: gather_box fills the closure x fastest in an n^d box");
   static_assert(!boundary_variant || std::is_same_v<MapAC, FrameMap<Pd, n, m, n, PS>>,
@@ -226,24 +237,31 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
       for (int i = tid; i < Plan::table; i += blockDim.x) inverse[i] = Number(1) / (tlam[i % m] + tlam[i / m % m] + tlam[i / (m * m)]);
   };
 
-  const long pid = (long)blockIdx.x * Plan::P + pib;
-  const bool valid = pid < a.npatches;
-  int i0 = 0, j0 = 0, l0 = 0;
-  if (valid) {
-    int px, py, pz;
-    split3((unsigned)pid, a.split[0], a.split[1], px, py, pz);
-    i0 = (a.first[0] + a.step * px - 1) * k;
-    j0 = (a.first[1] + a.step * py - 1) * k;
-    l0 = dim == 3 ? (a.first[2] + a.step * pz - 1) * k : 0;
-  }
+  // lane c of this thread's element: patch W (blockIdx.x P + pib) + c
   const Box &box = a.box;
   const long gx = 1, gy = box.gm[0], gz = (long)box.gm[0] * box.gm[1];
-  const long base = valid ? box.local_index(i0, j0, l0) : 0; // closure corner
-  if (Pk && t == 0) corner[pib] = valid ? base : -1;
-  // Closure corner of patch g (-1: no patch); g is this thread's patch unless Packed.
-  auto corner_of = [&](int g) -> long {
-    if constexpr (Pk) return corner[g];
-    else return valid ? base : -1;
+  bool valid[W];
+  int i0[W], j0[W], l0[W];
+  long base[W]; // closure corners
+#pragma unroll
+  for (int c = 0; c < W; ++c) {
+    const long pid = ((long)blockIdx.x * Plan::P + pib) * W + c;
+    valid[c] = pid < a.npatches;
+    i0[c] = j0[c] = l0[c] = 0;
+    if (valid[c]) {
+      int px, py, pz;
+      split3((unsigned)pid, a.split[0], a.split[1], px, py, pz);
+      i0[c] = (a.first[0] + a.step * px - 1) * k;
+      j0[c] = (a.first[1] + a.step * py - 1) * k;
+      l0[c] = dim == 3 ? (a.first[2] + a.step * pz - 1) * k : 0;
+    }
+    base[c] = valid[c] ? box.local_index(i0[c], j0[c], l0[c]) : 0;
+    if (Pk && t == 0) corner[pib * W + c] = valid[c] ? base[c] : -1;
+  }
+  // Closure corner of lane c of patch g (-1: no patch); g is this thread's patch unless Packed.
+  auto corner_of = [&](int g, int c) -> long {
+    if constexpr (Pk) return corner[g * W + c];
+    else return valid[c] ? base[c] : -1;
   };
   // Global values a stage needs late, loaded early into registers where tuning.hpp says so
   // (prefetch_rhs, prefetch_out): their latency then overlaps the stages in between (leaving
@@ -251,29 +269,37 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   // bound). load_column: the interior column (x, y, 0..mz-1) of patch q.g at the thread's
   // point q of a stage's m x m output plane (contract()'s thread map); 0 where it has none.
   static_assert(m * m <= T, "patch_kernel: the z stages take one round (one column per thread)");
-  constexpr bool early_rhs = !Pd && prefetch_rhs(dim, k, sizeof(Number) == 8), early_out = !Pd && prefetch_out(dim, k, sizeof(Number) == 8);
-  auto load_column = [&](const PlanePoint &q, const Number *src, Number(&dst)[mz]) {
-    const long c = q.active ? corner_of(q.g) : -1;
-    const Number *col = src + (c < 0 ? 0 : c + (q.x + 1) * gx + (q.y + 1) * gy + (dim == 3 ? gz : 0));
+  constexpr bool early_rhs = !Pd && prefetch_rhs(dim, k, Plan::wide), early_out = !Pd && prefetch_out(dim, k, Plan::wide);
+  auto load_column = [&](const PlanePoint &q, const Number *src, Elem(&dst)[mz]) {
 #pragma unroll
-    for (int z = 0; z < mz; ++z) dst[z] = c < 0 ? Number(0) : col[z * gz];
+    for (int w = 0; w < W; ++w) {
+      const long c = q.active ? corner_of(q.g, w) : -1;
+      const Number *col = src + (c < 0 ? 0 : c + (q.x + 1) * gx + (q.y + 1) * gy + (dim == 3 ? gz : 0));
+#pragma unroll
+      for (int z = 0; z < mz; ++z) lane(dst[z], w) = c < 0 ? Number(0) : col[z * gz];
+    }
   };
 
   if (!a.given) {
     // Closure values, zero on the domain boundary (Boundary: x_I is never read). Only a
     // closure that reaches the boundary tests its points.
-    const bool reaches = box.on_boundary(i0, j0, l0) || box.on_boundary(i0 + n - 1, j0 + n - 1, dim == 3 ? l0 + n - 1 : 0);
-    gather_box<Plan::async, n, n, nz, T, false>(t, X0 + MapX::at(pib, 0, 0, 0), a.x, base, gy, gz, [&](int xa, int yb) { // (compact == padded layout)
-      const bool inner_xy = xa > 0 && xa < n - 1 && yb > 0 && yb < n - 1;
-      const bool load_xy = valid && !(reaches && (box.on_boundary_1d(i0 + xa) || box.on_boundary_1d(j0 + yb)));
-      return [&, inner_xy, load_xy](int zc) {
-        const bool interior = inner_xy && (dim == 2 || (zc > 0 && zc < n - 1));
-        return load_xy && !(boundary_variant && interior) && !(dim == 3 && reaches && box.on_boundary_1d(l0 + zc));
-      };
-    });
+#pragma unroll
+    for (int w = 0; w < W; ++w) {
+      const int i = i0[w], j = j0[w], l = l0[w];
+      const bool ok = valid[w], reaches = box.on_boundary(i, j, l) || box.on_boundary(i + n - 1, j + n - 1, dim == 3 ? l + n - 1 : 0);
+      gather_box<Plan::async, n, n, nz, T, false, n, n * n, W>(
+        t, &lane(X0[MapX::at(pib, 0, 0, 0)], w), a.x, base[w], gy, gz, [&](int xa, int yb) { // (compact == padded layout)
+          const bool inner_xy = xa > 0 && xa < n - 1 && yb > 0 && yb < n - 1;
+          const bool load_xy = ok && !(reaches && (box.on_boundary_1d(i + xa) || box.on_boundary_1d(j + yb)));
+          return [&, inner_xy, load_xy](int zc) {
+            const bool interior = inner_xy && (dim == 2 || (zc > 0 && zc < n - 1));
+            return load_xy && !(boundary_variant && interior) && !(dim == 3 && reaches && box.on_boundary_1d(l + zc));
+          };
+        });
+    }
     // rhs at the residual stage's column: with the closure's copies in flight (Packed:
     // after the barrier that publishes the corners)
-    Number rhs_col[mz];
+    Elem rhs_col[mz];
     auto load_rhs_column = [&] {
       if constexpr (early_rhs)
         load_column(plane_point<m, m, T, P, Pk, lay.swap[dim == 3 ? ResidualZ : ResidualY]>(tid, 0), a.rhs, rhs_col);
@@ -286,13 +312,13 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     // a = M_0 x, c = K_0 x: (m, n, nz) each. The residual contractions pass Band: the
     // patch rows vanish between cells, and where contract() unrolls the rows (by lines,
     // along z) it skips those entries (common.cuh, for_each_input).
-    auto st_ac = [&](const Number *acc, int, int, int, int o, int) { a0[o] = acc[0]; c0[o] = acc[1]; };
+    auto st_ac = [&](const Elem *acc, int, int, int, int o, int) { a0[o] = acc[0]; c0[o] = acc[1]; };
     if (boundary_variant) {
       // x is zero inside the closure: lines (y, z) interior in both have only the two end
       // points nonzero (paper eq. 4.1/4.2, A^{IB} terms with M_0^{IB}, A_0^{IB}).
       constexpr int rounds = (m * n + T - 1) / T; // m x n lines over T threads (two with (2k-1)^2)
-      const Number *const X = X0 + MapX::at(pib, 0, 0, 0);
-      Number *const ap = a0 + MapAC::at(pib, 0, 0, 0), *const cp = c0 + MapAC::at(pib, 0, 0, 0);
+      const Elem *const X = X0 + MapX::at(pib, 0, 0, 0);
+      Elem *const ap = a0 + MapAC::at(pib, 0, 0, 0), *const cp = c0 + MapAC::at(pib, 0, 0, 0);
 #pragma unroll
       for (int r = 0; r < rounds; ++r) {
         const int tt = t + r * T;
@@ -300,8 +326,8 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
         const int xo = tt % m, y = tt / m;
 #pragma unroll
         for (int z = 0; z < nz; ++z) {
-          const Number *line = X + MapX::at(0, 0, y, z);
-          Number sa = 0, sc = 0;
+          const Elem *line = X + MapX::at(0, 0, y, z);
+          Elem sa = 0, sc = 0;
           const bool face = y == 0 || y == n - 1 || (dim == 3 && (z == 0 || z == n - 1));
           if (face) {
 #pragma unroll
@@ -320,7 +346,7 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
       }
     } else {
       contract<0, n, n, nz, m, 2, 1, 2, Pd, n, T, false, P, PS, Pk, Ln, true, MapX, MapAC, lay.swap[ResidualX]>(
-        tid, {Mx, Kx}, {X0}, [](Number *acc, const Number *mv, const Number *iv) {
+        tid, {Mx, Kx}, {X0}, [](Elem *acc, const Number *mv, const Elem *iv) {
           acc[0] += mv[0] * iv[0];
           acc[1] += mv[1] * iv[0];
         }, st_ac);
@@ -330,11 +356,18 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     // column (prefetched), or loaded (Padded)
     auto rhs_at = [&](int g, int x, int y, int z) {
       if constexpr (early_rhs) return rhs_col[z];
-      const long c = corner_of(g);
-      return c < 0 ? Number(0) : a.rhs[c + (x + 1) * gx + (y + 1) * gy + (dim == 3 ? (z + 1) * gz : 0)];
+      else {
+        Elem r;
+#pragma unroll
+        for (int w = 0; w < W; ++w) {
+          const long c = corner_of(g, w);
+          lane(r, w) = c < 0 ? Number(0) : a.rhs[c + (x + 1) * gx + (y + 1) * gy + (dim == 3 ? (z + 1) * gz : 0)];
+        }
+        return r;
+      }
     };
     // rhs - A x at an interior point, from the contraction's A x (reference: A^ x)
-    auto residual = [&](Number rhs, Number Ax) {
+    auto residual = [&](Elem rhs, Elem Ax) {
       if constexpr (Plan::reference) return rhs - a.op_scale * Ax;
       else return rhs - Ax;
     };
@@ -342,27 +375,30 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
       // r = rhs_I - M_1 c - K_1 a
       contract<1, m, n, 1, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk, false, true, MapAC, MapR, lay.swap[ResidualY]>(
         tid, {Mr, Kr}, {c0, a0}, SumOfTwo<Plan::chained>{},
-        [&](const Number *acc, int x, int y, int z, int o, int g) { r0[o] = residual(rhs_at(g, x, y, z), acc[0]); });
+        [&](const Elem *acc, int x, int y, int z, int o, int g) { r0[o] = residual(rhs_at(g, x, y, z), acc[0]); });
     } else {
       // u = M_1 c + K_1 a, v = M_1 a: (m, m, n), in place over a, c (default layout).
       contract<1, m, n, nz, m, 2, 2, 2, Pd, n, T, lay.uv_in_place, P, PS, Pk, Ln, true, MapAC, MapUV, lay.swap[ResidualY]>(
         tid, {Mx, Kx}, {c0, a0}, SumOfTwoAndMass<Plan::chained>{},
-        [&](const Number *acc, int, int, int, int o, int) { u0[o] = acc[0]; v0[o] = acc[1]; });
+        [&](const Elem *acc, int, int, int, int o, int) { u0[o] = acc[0]; v0[o] = acc[1]; });
       __syncthreads();
       // r = rhs_I - M_2 u - K_2 v
       contract<2, m, m, nz, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk, false, true, MapUV, MapR, lay.swap[ResidualZ]>(
         tid, {Mz, Kz}, {u0, v0}, SumOfTwo<Plan::chained>{},
-        [&](const Number *acc, int x, int y, int z, int o, int g) { r0[o] = residual(rhs_at(g, x, y, z), acc[0]); });
+        [&](const Elem *acc, int x, int y, int z, int o, int g) { r0[o] = residual(rhs_at(g, x, y, z), acc[0]); });
     }
   } else {
     // Given residual: r = rhs_I.
     fill_inverse_table();
-    Number *const r = r0 + MapR::at(pib, 0, 0, 0);
+    Elem *const r = r0 + MapR::at(pib, 0, 0, 0);
     for (int p = t; p < m * m; p += T) { // a point (x, y) of the interior plane and its z column
       const int xa = p % m, yb = p / m;
-      const long src = base + (xa + 1) * gx + (yb + 1) * gy + (dim == 3 ? gz : 0);
 #pragma unroll
-      for (int zc = 0; zc < mz; ++zc) copy_or_zero<Plan::async>(r + MapR::at(0, xa, yb, zc), a.rhs, src + zc * gz, valid);
+      for (int w = 0; w < W; ++w) {
+        const long src = base[w] + (xa + 1) * gx + (yb + 1) * gy + (dim == 3 ? gz : 0);
+#pragma unroll
+        for (int zc = 0; zc < mz; ++zc) copy_or_zero<Plan::async>(&lane(r[MapR::at(0, xa, yb, zc)], w), a.rhs, src + zc * gz, valid[w]);
+      }
     }
     wait_copies<Plan::async>();
   }
@@ -372,58 +408,72 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   // out before the first store (one global latency per column, not one per point).
   auto write_column = [&](int g, int x, int y, int z, const auto &delta, Number f, const auto &old_at) {
     constexpr int L = std::extent_v<std::remove_reference_t<decltype(delta)>>;
-    const long c = corner_of(g);
-    if (c < 0) return;
-    Number *o = a.out + c + (x + 1) * gx + (y + 1) * gy + (dim == 3 ? (z + 1) * gz : 0);
+    const long offset = (x + 1) * gx + (y + 1) * gy + (dim == 3 ? (z + 1) * gz : 0);
+    long c[W];
+#pragma unroll
+    for (int w = 0; w < W; ++w) c[w] = corner_of(g, w);
     if (boundary_variant) {
 #pragma unroll
-      for (int j = 0; j < L; ++j) o[j * gz] = f * delta[j][0];
+      for (int w = 0; w < W; ++w)
+        if (c[w] >= 0)
+#pragma unroll
+          for (int j = 0; j < L; ++j) a.out[c[w] + offset + j * gz] = f * lane(delta[j][0], w);
     } else if (a.atomic) {
 #pragma unroll
-      for (int j = 0; j < L; ++j) atomicAdd(o + j * gz, (a.scale * f) * delta[j][0]);
+      for (int w = 0; w < W; ++w)
+        if (c[w] >= 0)
+#pragma unroll
+          for (int j = 0; j < L; ++j) atomicAdd(a.out + c[w] + offset + j * gz, (a.scale * f) * lane(delta[j][0], w));
     } else {
-      Number old[L];
+      Number old[W][L];
 #pragma unroll
-      for (int j = 0; j < L; ++j) old[j] = old_at(o, j);
+      for (int w = 0; w < W; ++w)
+        if (c[w] >= 0)
 #pragma unroll
-      for (int j = 0; j < L; ++j) o[j * gz] = old[j] + (a.scale * f) * delta[j][0];
+          for (int j = 0; j < L; ++j) old[w][j] = old_at(a.out + c[w] + offset, j, w);
+#pragma unroll
+      for (int w = 0; w < W; ++w)
+        if (c[w] >= 0)
+#pragma unroll
+          for (int j = 0; j < L; ++j) a.out[c[w] + offset + j * gz] = old[w][j] + (a.scale * f) * lane(delta[j][0], w);
     }
   };
 
-  auto load_old = [&](const Number *o, int j) { return o[j * gz]; };
+  auto load_old = [&](const Number *o, int j, int) { return o[j * gz]; };
   if (a.dense) {
     constexpr int N = m * m * mz;
-    const Number *D = a.p.dense_inverse, *r = r0 + MapR::at(pib, 0, 0, 0);
+    const Number *D = a.p.dense_inverse;
+    const Elem *r = r0 + MapR::at(pib, 0, 0, 0);
     for (int i = t; i < N; i += T) {
-      Number s = 0;
+      Elem s = 0;
       for (int j = 0; j < N; ++j) {
         const int ja = j % m, jb = (j / m) % m, jc = j / (m * m);
         s += D[(long)i * N + j] * r[MapR::at(0, ja, jb, jc)];
       }
-      const Number d[1][1] = {{s}};
+      const Elem d[1][1] = {{s}};
       write_column(pib, i % m, (i / m) % m, i / (m * m), d, Number(1), load_old); // D is the level's inverse
     }
     return;
   }
 
   // Fast diagonalization: (S x S x S) Lambda^{-1} (S^T x S^T x S^T) r.
-  auto one = [](Number *acc, const Number *mv, const Number *iv) { acc[0] += mv[0] * iv[0]; };
-  auto to = [](Number *dst) { return [dst](const Number *acc, int, int, int, int o, int) { dst[o] = acc[0]; }; };
-  auto divide_to = [&](Number *dst) {
-    return [dst, lam, inverse](const Number *acc, int x, int y, int z, int o, int) {
+  auto one = [](Elem *acc, const Number *mv, const Elem *iv) { acc[0] += mv[0] * iv[0]; };
+  auto to = [](Elem *dst) { return [dst](const Elem *acc, int, int, int, int o, int) { dst[o] = acc[0]; }; };
+  auto divide_to = [&](Elem *dst) {
+    return [dst, lam, inverse](const Elem *acc, int x, int y, int z, int o, int) {
       if constexpr (Plan::inverse_table) dst[o] = acc[0] * inverse[x + m * (y + m * z)];
       else dst[o] = acc[0] / (lam[x] + lam[y] + (dim == 3 ? lam[z] : Number(0)));
     };
   };
   const Number solve_scale = Plan::reference ? a.solve_scale : Number(1);
   // out at the final stage's column (a read-modify-write there), during the local solve
-  Number old_col[mz];
+  Elem old_col[mz];
   if constexpr (early_out)
     if (!boundary_variant && !a.atomic)
       load_column(plane_point<m, m, T, P, Pk, dim == 3 ? lay.swap[SolveStage0 + 5] : false>(tid, 0), a.out, old_col);
-  auto prefetched_old = [&](const Number *o, int j) {
-    if constexpr (early_out) return old_col[j];
-    else return load_old(o, j);
+  auto prefetched_old = [&](const Number *o, int j, int w) {
+    if constexpr (early_out) return Number(lane(old_col[j], w));
+    else return load_old(o, j, w);
   };
   const ColumnStore final_write{[&](const auto &acc, int x, int y, int g) { write_column(g, x, y, 0, acc, solve_scale, prefetched_old); }};
   constexpr int F = SolveStage0; // the local solve's stages: S^T x, S^T y, [S^T z,] S x, [S y,] last
@@ -688,7 +738,7 @@ void launch_patch_variant(const PatchArgs<Number> &args, cudaStream_t stream)
   static int configured = -1;
   auto kernel = patch_kernel<dim, k, Number, V>;
   prepare_shared(kernel, Plan::smem, "patch_correct", configured);
-  const long blocks = (args.npatches + Plan::P - 1) / Plan::P;
+  const long blocks = (args.npatches + Plan::P * Plan::W - 1) / (Plan::P * Plan::W);
   typename Plan::Matrices lm{};
   PatchArgs<Number> a = args;
   if constexpr (Plan::launch_mats) {

@@ -95,6 +95,9 @@
 #ifndef VPATCH_GATHER_KMAX_3D
 #define VPATCH_GATHER_KMAX_3D -1
 #endif
+#ifndef VPATCH_PATCH_PAIRS
+#define VPATCH_PATCH_PAIRS -1
+#endif
 
 namespace vpatch {
 namespace cuda {
@@ -125,6 +128,21 @@ constexpr int patches_per_block(int dim, int degree, bool is_double)
        : degree == 3 ? 4
        : degree == 4 ? 2
        : 1;
+}
+
+// Patches per thread of the float Fused, Boundary and Global kernels (k >= 2): 2 = patch
+// pairs (lanes.cuh: each shared-memory element holds the same point of two patches, 8
+// bytes, and the kernel takes the double kernel's launch shape, layouts and shared-memory
+// access pattern), 1 = one patch per thread. Float smoothing step, GDoF/s, one patch ->
+// pairs (bench/NOTES.md, "Patch pairs"): H200, 3D at 50M DoF, Fused k = 2 20.9 -> 21.2,
+// k = 3 20.1 -> 21.5, k = 4 16.9 -> 18.4, k = 5 7.7 -> 8.9, k = 6 7.5 -> 6.6, k = 7 6.1 ->
+// 5.5, k = 8 5.7 -> 4.7 (twice the shared memory per block of one patch: fewer blocks
+// from k = 6 on), Boundary k = 3 11.9 -> 15.4, k = 4 11.2 -> 14.6; H100, 2D at 64M DoF,
+// Fused k = 2 19.2 -> 23.2, k = 3 14.7 -> 19.6, Boundary k = 4 12.3 -> 17.9, k = 6 10.5 ->
+// 14.8, k = 8 8.4 -> 11.7. -DVPATCH_PATCH_PAIRS=0/1 overrides (1: every float k >= 2).
+constexpr int patch_lanes(int dim, int degree, bool is_double)
+{
+  return !is_double && degree >= 2 && tuned(VPATCH_PATCH_PAIRS, dim == 2 || degree <= 5) ? 2 : 1;
 }
 
 // Threads per patch of the Fused, Boundary and Global kernels, as the plane they cover:
