@@ -182,9 +182,13 @@ constexpr bool pad_patch_stride(int dim, int degree, bool is_double)
 // constants 8: 10.15, 10: 11.34, 12: 12.16, 14: 11.41), double 6 (80 registers; none: 6.13, 10: 5.39, 6: 6.34).
 // 3D double k = 4 (63 threads, contractions by lines): 10 (Fused 6.95 -> 7.38, Boundary
 // 6.66 -> 7.21 GDoF/s against no hint; float k = 4 with 10 instead of 12: 11.28 vs 11.36).
+// is_double: 8-byte elements, i.e. double or float patch pairs (patch_lanes). 3D k = 3 with
+// the nineteenth session's kernels (H200, same call, Fused GDoF/s, hint 6 / 5 / 4 / 3 / none):
+// double 13.06 / 14.33 / 13.93 / 13.94 / -, float pairs 21.45 / 24.09 / 22.82 / 22.77 /
+// 21.12 (80 / 96 / 112 / 112 / 56 registers; shared memory holds at most 6 blocks).
 constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
-  if (dim == 3 && degree == 3) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 6 : 12);
+  if (dim == 3 && degree == 3) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 5 : 12);
   if (dim == 3 && degree == 4) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 10 : 12);
   return tuned(VPATCH_PATCH_MIN_BLOCKS, 0);
 }
