@@ -186,10 +186,14 @@ constexpr bool pad_patch_stride(int dim, int degree, bool is_double)
 // the nineteenth session's kernels (H200, same call, Fused GDoF/s, hint 6 / 5 / 4 / 3 / none):
 // double 13.06 / 14.33 / 13.93 / 13.94 / -, float pairs 21.45 / 24.09 / 22.82 / 22.77 /
 // 21.12 (80 / 96 / 112 / 112 / 56 registers; shared memory holds at most 6 blocks).
+// 3D k = 4..8, hints 2, 3, 4, 6, 8 against the table's (same call, bench/NOTES.md, "Patch
+// pairs"): only double k = 6 gains, Fused 3.96 -> 4.12 GDoF/s with 3 (96 registers; Boundary
+// 3.98 -> 3.91, float k = 6 7.53 -> 7.11); the others lose 0-80% or stay within 1%.
 constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
   if (dim == 3 && degree == 3) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 5 : 12);
   if (dim == 3 && degree == 4) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 10 : 12);
+  if (dim == 3 && degree == 6 && is_double) return tuned(VPATCH_PATCH_MIN_BLOCKS, 3);
   return tuned(VPATCH_PATCH_MIN_BLOCKS, 0);
 }
 
