@@ -97,8 +97,9 @@ double reference_cell_size(const Number *mass_rows, const Number *stiffness_rows
 
 // Shared-memory plan of one patch (of a pair of patches where W = 2: tuning.hpp,
 // patch_lanes; Elem then holds a point of both, and "patch" below means the pair). n = 2k+1
-// closure points, m = 2k-1 interior points per direction. Default layout (patch_layout.hpp): buffer A holds the closure x (n^d), later
-// the residual and the odd FDM stages; buffer B holds M_0 x and K_0 x (m n^{d-1} each,
+// closure points, m = 2k-1 interior points per direction. Default layout
+// (patch_layout.hpp): buffer A holds the closure x (n^d), later the residual and the odd
+// FDM stages; buffer B holds M_0 x and K_0 x (m n^{d-1} each,
 // compact) and later the even FDM stages. Padded (Basic): every tensor in an n^d frame,
 // B = 2 n^d. 3D k = 2..4 (Fused): searched layouts, one placement per tensor.
 template <int dim, int k, typename Number, SmootherKernel V>
