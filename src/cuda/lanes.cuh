@@ -1,6 +1,6 @@
 // Patch pairs: one thread of the float smoother kernel works on the same point of two
 // patches, whose values lie next to each other in shared memory as one 8-byte element
-// (tuning.hpp, patch_pairs). The stages then run the double kernel's shared-memory access
+// (tuning.hpp, patch_lanes). The stages then run the double kernel's shared-memory access
 // pattern and instruction count per element (its layouts and launch shapes, 8-byte loads
 // and stores, the same address arithmetic) for two patches at a time, where one float
 // patch per thread issues a load or store instruction per 4-byte value. The arithmetic is

@@ -238,7 +238,7 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
       for (int i = tid; i < Plan::table; i += blockDim.x) inverse[i] = Number(1) / (tlam[i % m] + tlam[i / m % m] + tlam[i / (m * m)]);
   };
 
-  // lane c of this thread's element: patch W (blockIdx.x P + pib) + c
+  // lane w of this thread's element: patch W (blockIdx.x P + pib) + w
   const Box &box = a.box;
   const long gx = 1, gy = box.gm[0], gz = (long)box.gm[0] * box.gm[1];
   bool valid[W];
