@@ -111,13 +111,13 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
   auto add = [&](const Number *acc, int xa, int yb, int zc, int, int) {
     if (valid) atomicAdd(y + base + xa + yb * gy + zc * gz, op_scale * acc[0]);
   };
-  const SumOfTwo<chained_fma(false, sizeof(Number) == 8)> two;
+  const SumOfTwo<chained_fma(false, dim, k, sizeof(Number) == 8)> two;
   if constexpr (dim == 2) {
     contract<1, nb, nb, 1, nb, 2, 2, 1, false, nb, T, false, 1, 0, false, false, false, MapB, MapB, false, ms>(
       t, {Mm, Km}, {B1, B0}, two, add); // M_1 c + K_1 a
   } else {
     contract<1, nb, nb, nz, nb, 2, 2, 2, false, nb, T, true, 1, 0, false, Ln, false, MapB, MapB, lay.swap_y, ms>( // u = M_1 c + K_1 a, v = M_1 a
-      t, {Mm, Km}, {B1, B0}, SumOfTwoAndMass<chained_fma(false, sizeof(Number) == 8)>{},
+      t, {Mm, Km}, {B1, B0}, SumOfTwoAndMass<chained_fma(false, dim, k, sizeof(Number) == 8)>{},
       [&](const Number *acc, int, int, int, int o, int) { B0[o] = acc[0]; B1[o] = acc[1]; });
     __syncthreads();
     contract<2, nb, nb, nz, nb, 2, 2, 1, false, nb, T, false, 1, 0, false, false, false, MapB, MapB, lay.swap_z, ms>(

@@ -121,7 +121,7 @@ struct PatchPlan {
   // ptxas, with a warning: Basic 3D float k = 3, 245 threads; k = 4, 162 threads)
   static constexpr int min_blocks_hint = patch_min_blocks_per_sm(dim, k, wide);
   static constexpr int min_blocks = (T * P + 31) / 32 * 32 * min_blocks_hint <= 2048 ? min_blocks_hint : 0;
-  static constexpr bool chained = chained_fma(true, is_double);
+  static constexpr bool chained = chained_fma(true, dim, k, is_double);
   static constexpr int nz = dim == 3 ? n : 1, mz = dim == 3 ? m : 1;
   static constexpr int nd = n * n * nz;
   static constexpr int sizeA = nd;
@@ -271,30 +271,41 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   // point q of a stage's m x m output plane (contract()'s thread map); 0 where it has none.
   static_assert(m * m <= T, "patch_kernel: the z stages take one round (one column per thread)");
   constexpr bool early_rhs = !Pd && prefetch_rhs(dim, k, Plan::wide), early_out = !Pd && prefetch_out(dim, k, Plan::wide);
+  // (a pointer stepped along the column: one 64-bit add per point, where indexing it by z
+  // gave every load its own multiply and reloads of src and gz)
   auto load_column = [&](const PlanePoint &q, const Number *src, Elem(&dst)[mz]) {
 #pragma unroll
     for (int w = 0; w < W; ++w) {
       const long c = q.active ? corner_of(q.g, w) : -1;
       const Number *col = src + (c < 0 ? 0 : c + (q.x + 1) * gx + (q.y + 1) * gy + (dim == 3 ? gz : 0));
 #pragma unroll
-      for (int z = 0; z < mz; ++z) lane(dst[z], w) = c < 0 ? Number(0) : col[z * gz];
+      for (int z = 0; z < mz; ++z, col += gz) lane(dst[z], w) = c < 0 ? Number(0) : *col;
     }
   };
 
   if (!a.given) {
     // Closure values, zero on the domain boundary (Boundary: x_I is never read). Only a
-    // closure that reaches the boundary tests its points.
+    // closure that reaches the boundary tests its points; where tuning.hpp's interior_gather
+    // says so, the others (all but a thin shell of patches) take a copy loop without any test,
+    // whose copies need no zero-fill predicate either.
 #pragma unroll
     for (int w = 0; w < W; ++w) {
       const int i = i0[w], j = j0[w], l = l0[w];
       const bool ok = valid[w], reaches = box.on_boundary(i, j, l) || box.on_boundary(i + n - 1, j + n - 1, dim == 3 ? l + n - 1 : 0);
-      gather_box<Plan::async, n, n, nz, T, false, n, n * n, W>(
-        t, &lane(X0[MapX::at(pib, 0, 0, 0)], w), a.x, base[w], gy, gz, [&](int xa, int yb) { // (compact == padded layout)
-          const bool inner_xy = xa > 0 && xa < n - 1 && yb > 0 && yb < n - 1;
+      Number *const dst = &lane(X0[MapX::at(pib, 0, 0, 0)], w); // (compact == padded layout)
+      auto inner = [](int xa, int yb) { return xa > 0 && xa < n - 1 && yb > 0 && yb < n - 1; };
+      auto interior = [](bool inner_xy, int zc) { return inner_xy && (dim == 2 || (zc > 0 && zc < n - 1)); };
+      if (interior_gather(dim, k, Plan::is_double) && ok && !reaches)
+        gather_box<Plan::async, n, n, nz, T, false, n, n * n, W>(t, dst, a.x, base[w], gy, gz, [&](int xa, int yb) {
+          const bool inner_xy = inner(xa, yb);
+          return [=](int zc) { return !(boundary_variant && interior(inner_xy, zc)); };
+        });
+      else
+        gather_box<Plan::async, n, n, nz, T, false, n, n * n, W>(t, dst, a.x, base[w], gy, gz, [&](int xa, int yb) {
+          const bool inner_xy = inner(xa, yb);
           const bool load_xy = ok && !(reaches && (box.on_boundary_1d(i + xa) || box.on_boundary_1d(j + yb)));
           return [&, inner_xy, load_xy](int zc) {
-            const bool interior = inner_xy && (dim == 2 || (zc > 0 && zc < n - 1));
-            return load_xy && !(boundary_variant && interior) && !(dim == 3 && reaches && box.on_boundary_1d(l + zc));
+            return load_xy && !(boundary_variant && interior(inner_xy, zc)) && !(dim == 3 && reaches && box.on_boundary_1d(l + zc));
           };
         });
     }

@@ -98,6 +98,12 @@
 #ifndef VPATCH_PATCH_PAIRS
 #define VPATCH_PATCH_PAIRS -1
 #endif
+#ifndef VPATCH_INTERIOR_GATHER
+#define VPATCH_INTERIOR_GATHER -1
+#endif
+#ifndef VPATCH_CHAINED_SMOOTHER
+#define VPATCH_CHAINED_SMOOTHER -1
+#endif
 
 namespace vpatch {
 namespace cuda {
@@ -143,6 +149,20 @@ constexpr int patches_per_block(int dim, int degree, bool is_double)
 constexpr int patch_lanes(int dim, int degree, bool is_double)
 {
   return !is_double && degree >= 2 && tuned(VPATCH_PATCH_PAIRS, dim == 2 || degree <= 5) ? 2 : 1;
+}
+
+// Whether the smoother's closure gather takes a copy loop without per-point boundary tests
+// (and without zero-fill predicates) for the patches whose closure does not reach the
+// domain boundary: 3 instructions per copy instead of 8 (ncu: the gather, before the first
+// barrier, held 35% of the 3D float k = 3 Fused kernel's executed instructions and 49% of
+// its stall samples). H100, same call, smoothing step GDoF/s without -> with (bench/NOTES.md,
+// "Interior closure gathers"): 3D float Fused k = 2 21.2 -> 24.5 (+15%), k = 3 23.6 ->
+// 22.4 (-5%), k = 4 17.5 -> 17.1; double k = 2 -2%, k = 3, 4 within 2%; 2D and 3D k >= 6
+// within 2% for the best variants (2D double k = 2 Fused -3.8%, 3D double k = 8 Fused
+// -8.4%), hence 3D float k = 2 only. -DVPATCH_INTERIOR_GATHER=0/1 overrides.
+constexpr bool interior_gather(int dim, int degree, bool is_double)
+{
+  return tuned(VPATCH_INTERIOR_GATHER, dim == 3 && degree == 2 && !is_double);
 }
 
 // Threads per patch of the Fused, Boundary and Global kernels, as the plane they cover:
@@ -290,13 +310,16 @@ constexpr bool async_gathers(int dim, int degree) { return tuned(VPATCH_ASYNC_GA
 // +2.1%, k = 3 +2.9 / +1.4 / +5.6%, k = 4 +1.4 / +1.2 / +1.0%, k = 5 +2.9 / +2.8 / +2.3%,
 // k = 6 -4.7 / -1.1 / -5.6%, k = 7 +3.5 / +0.3 / +4.5%, k = 8 +1.2 / -0.4 / -2.3% (Boundary,
 // rhs only: double k = 8 +5.1%, k = 6 -9.2%, float k = 8 -7.9%); 2D within -5..+1%: off.
+// is_double: 8-byte elements (double, float patch pairs). With the pairs, out at 3D k = 4
+// (H100, same call, Fused GDoF/s; bench/NOTES.md, "Chained DFMAs and early out at k = 4"):
+// float pairs 17.65 -> 18.81 (+6.6%), double 10.28 -> 10.48 (+1.9%).
 constexpr bool prefetch_rhs(int dim, int degree, bool is_double)
 {
   return tuned(VPATCH_PREFETCH_RHS, dim == 3 && (degree == 2 || degree == 4 || (is_double && degree != 6)));
 }
 constexpr bool prefetch_out(int dim, int degree, bool is_double)
 {
-  return tuned(VPATCH_PREFETCH_OUT, dim == 3 && (degree == 3 || (degree == 4 && !is_double) || (degree == 7 && is_double)));
+  return tuned(VPATCH_PREFETCH_OUT, dim == 3 && (degree == 3 || degree == 4 || (degree == 7 && is_double)));
 }
 
 // Whether the contractions of the several patches of a block use packed thread numbering
@@ -313,8 +336,16 @@ constexpr bool pack_patches(int dim, int degree, bool is_double)
 // FMA per product (true) or the products' sum first (common.cuh, SumOfTwo). H200
 // (bench/NOTES.md, "One FMA per product"): the operator gains everywhere (3D float k = 4 +15%,
 // double k = 6 +15%), the float smoother +2..+5%, the double smoother loses from k = 6
-// (3D k = 7 -12%: fewer registers, more blocks, a longer chain of dependent DFMAs).
-constexpr bool chained_fma(bool smoother, bool is_double) { return !(smoother && is_double); }
+// (3D k = 7 -12%: fewer registers, more blocks, a longer chain of dependent DFMAs). With the
+// kernels of the twentieth session the chained form gains in the 3D double smoother up to
+// k = 5 (H100, same call, GDoF/s; bench/NOTES.md, "Chained DFMAs and early out at k = 4"):
+// Fused k = 2 +1.0%, k = 3 +0.8%, k = 4 +1.5%, k = 5 +0.6%, Boundary +0.1..+1.3% (the
+// mul, fma, add of a product pair become two FMAs). -DVPATCH_CHAINED_SMOOTHER=0/1 overrides
+// the smoother's rule.
+constexpr bool chained_fma(bool smoother, int dim, int degree, bool is_double)
+{
+  return smoother ? tuned(VPATCH_CHAINED_SMOOTHER, !is_double || (dim == 3 && degree <= 5)) : true;
+}
 
 // The operator's kernel: laplace_gather_kernel (a thread per point gathering its row, no
 // atomics) up to a degree, laplace_kernel (cells, atomics) above it.
