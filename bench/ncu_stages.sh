@@ -6,7 +6,7 @@
 # bench/ncu_stages.py DIR/src_*.csv. Usage: bench/ncu_stages.sh [build dir] [out dir] [k:precision:op ...]
 # e.g. bench/ncu_stages.sh build-cuda $OUT/ncu 3:float:smooth_fused 3:double:smooth_fused
 set -uo pipefail
-B=${1:-build-cuda}; O=${2:-${OUT:-/tmp}/ncu}; shift 2 || true
+B=${1:-build-cuda}; O=${2:-${OUT:-/tmp}/ncu}; shift $(( $# < 2 ? $# : 2 ))
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 mkdir -p $O
 for spec in "${@:-3:float:smooth_fused}"; do
