@@ -264,20 +264,78 @@ __device__ __forceinline__ PlanePoint plane_point(int tid, int round)
 // inputs. Every thread of the block must call this (it may synchronize). MS: the row
 // stride of the matrices in the plane form (default NE; bank_free_rows pads it).
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, int T, bool InPlace, int G, int S, bool Packed,
-          bool Band, typename In, typename Out, bool Swap, typename Matrix, typename Number, typename Body, typename Store>
+          bool Band, typename In, typename Out, bool Swap, typename EO, typename Matrix, typename Number, typename Body, typename Store>
 __device__ __forceinline__ void contract_lines(int tid, const Matrix *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
                                                Store store);
+
+// Even-odd decomposition of a 1D contraction with the eigenvectors of the fast
+// diagonalization (deal.II's evaluate_evenodd): the patch matrices are symmetric under the
+// reflection i -> m - 1 - i, so each eigenvector (column j of S) is even or odd under it,
+// S[m-1-i][j] = s_j S[i][j] with s_j = -1 for the bits of Odd. Transposed: the matrix of the
+// contraction is S^T (out[r] = sum_k S[k][r] in[k]): inputs k and m - 1 - k enter as their sum
+// or difference; otherwise S (out[r] = sum_k S[r][k] in[k]): outputs r and m - 1 - r share the
+// products of row r. Half the multiplies of the plain product, and only the entries up to the
+// middle are read. NoEvenOdd: the plain product (body).
+struct NoEvenOdd {
+  static constexpr bool on = false;
+};
+template <unsigned Odd, bool Transposed>
+struct EvenOdd {
+  static constexpr bool on = true;
+  static constexpr unsigned odd = Odd;
+  static constexpr bool transposed = Transposed;
+};
+// out[r][0] = sum_k A[r m + k] in[k] for the m x m matrix A (S or S^T as EO says; m odd).
+template <typename EO, int m, typename Matrix, typename Number>
+__device__ __forceinline__ void contract_evenodd(const Matrix *A, const Number (&in)[m], Number (&out)[m][1])
+{
+  static_assert(m % 2 == 1, "contract_evenodd: odd extent");
+  constexpr int h = m / 2; // the middle point, fixed by the reflection
+  constexpr auto odd = [](int j) { return ((EO::odd >> j) & 1u) != 0; };
+  if constexpr (EO::transposed) {
+    Number e[h], o[h];
+#pragma unroll
+    for (int k = 0; k < h; ++k) {
+      e[k] = in[k] + in[m - 1 - k];
+      o[k] = in[k] - in[m - 1 - k];
+    }
+#pragma unroll
+    for (int r = 0; r < m; ++r) {
+      Number acc = odd(r) ? Number(0) : A[r * m + h] * in[h]; // (S[h][r] = 0 for an odd column)
+#pragma unroll
+      for (int k = 0; k < h; ++k) acc = fma(A[r * m + k], odd(r) ? o[k] : e[k], acc);
+      out[r][0] = acc;
+    }
+  } else {
+#pragma unroll
+    for (int r = 0; r <= h; ++r) {
+      Number even = Number(0), oddsum = Number(0);
+#pragma unroll
+      for (int k = 0; k < m; ++k) {
+        if (odd(k)) {
+          if (r < h) oddsum = fma(A[r * m + k], in[k], oddsum); // (S[h][k] = 0 for an odd column)
+        } else even = fma(A[r * m + k], in[k], even);
+      }
+      if (r < h) {
+        out[r][0] = even + oddsum;
+        out[m - 1 - r][0] = even - oddsum;
+      } else out[h][0] = even;
+    }
+  }
+}
 
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, bool Padded, int N, int T, bool InPlace,
           int G = 1, int S = 0, bool Packed = false, bool Lines = false, bool Band = false,
           typename In = FrameMap<Padded, N, E0, E1, S>,
           typename Out = FrameMap<Padded, N, dir == 0 ? NR : E0, dir == 1 ? NR : E1, S>, bool Swap = false, int MS = 0,
-          typename Matrix, typename Number, typename Body, typename Store>
+          typename EO = NoEvenOdd, typename Matrix, typename Number, typename Body, typename Store>
 __device__ __forceinline__ void contract(int tid, const Matrix *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
                                          Store store)
 {
+  static_assert(!EO::on || (NM == 1 && NI == 1 && NV == 1 && !Band && !Padded && (Lines || dir == 2)),
+                "contract: the even-odd form takes one matrix and one input, by lines or along z");
   if constexpr (Lines && !Padded && dir < 2) {
-    contract_lines<dir, E0, E1, E2, NR, NM, NI, NV, T, InPlace, G, S, Packed, Band, In, Out, Swap>(tid, mats, ins, body, store);
+    contract_lines<dir, E0, E1, E2, NR, NM, NI, NV, T, InPlace, G, S, Packed, Band, In, Out, Swap, EO>(tid, mats, ins, body, store);
     return;
   }
   static_assert(!Swap || !Padded, "contract: Swap applies to the compact thread maps");
@@ -338,7 +396,15 @@ __device__ __forceinline__ void contract(int tid, const Matrix *const (&mats)[NM
     constexpr int KU = NE * O2 <= 64 ? NE : 2;
     // Band applies along z, where the rows are the unrolled outputs (in the plane layout of
     // dir 0 and 1 the row is the thread's coordinate)
-    if (active) for_each_input<NE, O2, Band && dir == 2, KU>(step);
+    if constexpr (EO::on) {
+      static_assert(NE == O2 && ME == NE, "contract: even-odd along z takes a square matrix");
+      if (active) {
+        Number in[NE];
+#pragma unroll
+        for (int k = 0; k < NE; ++k) in[k] = ins[0][In::at(g, x, y, k)];
+        contract_evenodd<EO>(mats[0], in, acc);
+      }
+    } else if (active) for_each_input<NE, O2, Band && dir == 2, KU>(step);
     if (InPlace) __syncthreads();
     if (active) {
       if constexpr (is_column_store<Store>::value) store.column(acc, x, y, g);
@@ -369,7 +435,7 @@ __device__ __forceinline__ void contract(int tid, const Matrix *const (&mats)[NM
 // NR x (extent of a) x b) lie below their inputs (offsets from NE x (extent of a) x b),
 // while lines with the same b differ in a, which no offset mixes up.
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, int T, bool InPlace, int G, int S, bool Packed,
-          bool Band, typename In, typename Out, bool Swap, typename Matrix, typename Number, typename Body, typename Store>
+          bool Band, typename In, typename Out, bool Swap, typename EO, typename Matrix, typename Number, typename Body, typename Store>
 __device__ __forceinline__ void contract_lines(int tid, const Matrix *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
                                                Store store)
 {
@@ -404,7 +470,15 @@ __device__ __forceinline__ void contract_lines(int tid, const Matrix *const (&ma
     for (int r = 0; r < NR; ++r)
 #pragma unroll
       for (int v = 0; v < NV; ++v) acc[r][v] = Number(0);
-    if (active) for_each_input<NE, NR, Band, NE>([&](int k, auto r0, auto r1) {
+    if constexpr (EO::on) {
+      static_assert(NE == NR, "contract_lines: even-odd takes a square matrix");
+      if (active) {
+        Number in[NE];
+#pragma unroll
+        for (int k = 0; k < NE; ++k) in[k] = ins[0][in0 + k * in_step];
+        contract_evenodd<EO>(mats[0], in, acc);
+      }
+    } else if (active) for_each_input<NE, NR, Band, NE>([&](int k, auto r0, auto r1) {
       Number iv[NI];
       Matrix mv[NM];
 #pragma unroll

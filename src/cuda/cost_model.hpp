@@ -30,8 +30,13 @@ struct KernelCost {
 // Dir 2, and dir 0, 1 with `lines` (contract_lines), run one thread per line along dir;
 // these skip the entries outside the cell band with `band` (the patch rows: NE = 2k+1
 // inputs, NR = 2k-1 rows, 2k^2 + 2k - 1 entries per line; core/patch_band.hpp).
+// `evenodd` (the square eigenvector contractions, common.cuh contract_evenodd): 1 = S^T
+// (inputs paired: 2h sums and differences, then h multiply-adds per output and one product
+// per even output), 2 = S (outputs paired: m multiply-adds per pair of outputs and their sum
+// and difference, h + 1 for the middle one); h = (m - 1) / 2, and h + 1 of the m eigenvectors
+// are even.
 inline KernelCost contract_cost(int dir, int E0, int E1, int E2, int NR, int NM, int NI, int fma, int nv, bool constant_mats = false,
-                                bool lines = false, bool band = false, double lanes = 1)
+                                bool lines = false, bool band = false, double lanes = 1, int evenodd = 0)
 {
   const int NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2);
   const double O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1, O2 = dir == 2 ? NR : E2;
@@ -41,7 +46,10 @@ inline KernelCost contract_cost(int dir, int E0, int E1, int E2, int NR, int NM,
   KernelCost c;
   c.reads  = by_lines ? nlines * (NE * NI + (constant_mats ? 0 : entries * NM / lanes)) : plane * NE * (NM / lanes + O2 * NI);
   c.writes = plane * O2 * nv;
-  c.flops  = 2.0 * nlines * entries * fma;
+  const double h = (NE - 1) / 2;
+  c.flops  = evenodd == 1 ? nlines * (2 * h + 2 * h * NE + (h + 1))
+           : evenodd == 2 ? nlines * (2 * h * (NE + 1) + 2 * (h + 1))
+                          : 2.0 * nlines * entries * fma;
   return c;
 }
 
@@ -80,9 +88,10 @@ inline KernelCost patch_cost(int dim, int k, SmootherKernel kernel, PatchResidua
     c.writes += nint; // r = rhs
   }
   const int stages = 2 * dim;
+  const bool evenodd = ln && evenodd_solve(dim, k, is_double);
   for (int s = 0; s < stages; ++s) {
     const int dir = s % dim;
-    c += contract_cost(dir, m, m, mz, m, 1, 1, 1, s == stages - 1 ? 0 : 1, cm, ln, false, W);
+    c += contract_cost(dir, m, m, mz, m, 1, 1, 1, s == stages - 1 ? 0 : 1, cm, ln, false, W, evenodd ? (s < dim ? 1 : 2) : 0);
   }
   c.reads += dim * nint / W;   // eigenvalues
   c.flops += dim * nint;       // (dim-1) adds and one division

@@ -70,6 +70,37 @@ constexpr ReferenceMatrices<k, Number> make_reference_matrices()
 template <int k, typename Number>
 __device__ constexpr ReferenceMatrices<k, Number> reference_launch_matrices = make_reference_matrices<k, Number>();
 
+// Bit j: column j of the reference eigenvectors S is odd under the patch's reflection
+// (S[m-1-i][j] = -S[i][j]), else even (common.cuh, contract_evenodd); a level's S is the
+// reference one times a scalar, with the same parities (checked where it is passed,
+// check_eigenvector_parities). 0 outside the tables' degrees.
+template <int k>
+constexpr unsigned eigenvector_odd_columns()
+{
+  if constexpr (k >= reference::degree_min && k <= reference::degree_max) {
+    using R = reference::PatchTables<k>;
+    constexpr int m = 2 * k - 1;
+    unsigned odd = 0;
+    for (int j = 0; j < m; ++j)
+      if (R::eigenvectors[j] * R::eigenvectors[(m - 1) * m + j] < 0) odd |= 1u << j;
+    return odd;
+  } else return 0;
+}
+// Whether S (m x m, row-major, S[i][j] = component i of eigenvector j) has the parities `odd`
+// to a relative tolerance.
+template <typename Number>
+bool has_eigenvector_parities(const Number *S, int m, unsigned odd, double tol)
+{
+  double big = 0;
+  for (int i = 0; i < m * m; ++i) big = std::fmax(big, std::fabs((double)S[i]));
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < m; ++j) {
+      const double sign = (odd >> j) & 1u ? -1 : 1;
+      if (!(std::fabs((double)S[(m - 1 - i) * m + j] - sign * (double)S[i * m + j]) <= tol * big)) return false;
+    }
+  return true;
+}
+
 // The cell size h of a level whose patch rows are h M^ and K^ / h (the reference tables);
 // throws for tables that are not (a level the reference matrices do not describe).
 template <int k, typename Number>
@@ -132,6 +163,9 @@ struct PatchPlan {
   static constexpr int per_patch = pad ? bank_stride(unpadded, packed ? m * m : T) : unpadded;
   // x and y contractions with one thread per line too (common.cuh, contract_lines)
   static constexpr bool lines = !padded && line_contractions(dim, k, wide);
+  // the local solve's contractions in even-odd form (half the multiplies; common.cuh,
+  // contract_evenodd), where they take launch constants
+  static constexpr bool evenodd = lines && evenodd_solve(dim, k, is_double);
   // The local solve's 1 / (lam_x + lam_y + lam_z) as a table built once per block, where the
   // contractions run by lines (they read no shared matrices, so the table takes their place):
   // per point a load and a multiply instead of a division (about 20 instructions with the
@@ -489,7 +523,9 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   };
   const ColumnStore final_write{[&](const auto &acc, int x, int y, int g) { write_column(g, x, y, 0, acc, solve_scale, prefetched_old); }};
   constexpr int F = SolveStage0; // the local solve's stages: S^T x, S^T y, [S^T z,] S x, [S y,] last
-  contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapR, MapS0, lay.swap[F]>(tid, {Stx}, {r0}, one, to(s0));
+  using EOSt = std::conditional_t<Plan::evenodd, EvenOdd<eigenvector_odd_columns<k>(), true>, NoEvenOdd>;
+  using EOS = std::conditional_t<Plan::evenodd, EvenOdd<eigenvector_odd_columns<k>(), false>, NoEvenOdd>;
+  contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapR, MapS0, lay.swap[F], 0, EOSt>(tid, {Stx}, {r0}, one, to(s0));
   __syncthreads();
   if constexpr (dim == 2) {
     contract<1, m, m, 1, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, false, false, MapS0, MapS1>(tid, {St}, {s0}, one, divide_to(s1));
@@ -498,16 +534,16 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     __syncthreads();
     contract<1, m, m, 1, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, false, false, MapS2>(tid, {S}, {s2}, one, final_write);
   } else {
-    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapS0, MapS1, lay.swap[F + 1]>(tid, {Stx}, {s0}, one, to(s1));
+    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapS0, MapS1, lay.swap[F + 1], 0, EOSt>(tid, {Stx}, {s0}, one, to(s1));
     __syncthreads();
-    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, false, false, MapS1, MapS2, lay.swap[F + 2]>(tid, {Stz}, {s1}, one,
+    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, false, false, MapS1, MapS2, lay.swap[F + 2], 0, EOSt>(tid, {Stz}, {s1}, one,
                                                                                                               divide_to(s2));
     __syncthreads();
-    contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapS2, MapS3, lay.swap[F + 3]>(tid, {Sx}, {s2}, one, to(s3));
+    contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapS2, MapS3, lay.swap[F + 3], 0, EOS>(tid, {Sx}, {s2}, one, to(s3));
     __syncthreads();
-    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapS3, MapS4, lay.swap[F + 4]>(tid, {Sx}, {s3}, one, to(s4));
+    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapS3, MapS4, lay.swap[F + 4], 0, EOS>(tid, {Sx}, {s3}, one, to(s4));
     __syncthreads();
-    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, false, false, MapS4, MapS4, lay.swap[F + 5]>(tid, {Sz}, {s4}, one,
+    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, false, false, MapS4, MapS4, lay.swap[F + 5], 0, EOS>(tid, {Sz}, {s4}, one,
                                                                                                              final_write);
   }
 }
@@ -765,6 +801,9 @@ void launch_patch_variant(const PatchArgs<Number> &args, cudaStream_t stream)
     } else {
       for (int i = 0, o = 0; i < 4; o += sizes[i], ++i) std::copy(host[i], host[i] + sizes[i], lm.v + o);
     }
+    if (Plan::evenodd && !has_eigenvector_parities(host[2], m, eigenvector_odd_columns<k>(), 1e-10))
+      throw std::invalid_argument("vpatch cuda: patch_correct: the level's eigenvectors are not even or odd as the reference "
+                                  "tables' (uniform cells expected)");
   }
   kernel<<<(unsigned)blocks, Plan::T * Plan::P, Plan::smem, stream>>>(a, lm);
   check_launch("patch_correct kernel launch");

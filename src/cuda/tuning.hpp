@@ -104,6 +104,9 @@
 #ifndef VPATCH_CHAINED_SMOOTHER
 #define VPATCH_CHAINED_SMOOTHER -1
 #endif
+#ifndef VPATCH_EVENODD
+#define VPATCH_EVENODD -1
+#endif
 
 namespace vpatch {
 namespace cuda {
@@ -215,6 +218,18 @@ constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double)
   if (dim == 3 && degree == 4) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 10 : 12);
   if (dim == 3 && degree == 6 && is_double) return tuned(VPATCH_PATCH_MIN_BLOCKS, 3);
   return tuned(VPATCH_PATCH_MIN_BLOCKS, 0);
+}
+
+// Whether the local solve's contractions with the eigenvectors (where they take launch
+// constants, line_contractions) run in even-odd form (common.cuh, contract_evenodd: each
+// eigenvector is even or odd under the patch's reflection, so half the multiplies and half
+// the matrix entries). H200, same call, smoothing step GDoF/s (bench/NOTES.md, "Even-odd
+// local solves"): 3D float Fused k = 3 24.46 -> 24.82, k = 4 18.90 -> 20.42 (+8.1%),
+// Boundary k = 4 +2.2%; double Fused k = 4 11.16 -> 11.68 (+4.6%), k = 2, 3 within 0.3%;
+// Global float k = 4 -2.0%. -DVPATCH_EVENODD=0/1 overrides.
+constexpr bool evenodd_solve(int dim, int degree, bool is_double)
+{
+  return tuned(VPATCH_EVENODD, 1);
 }
 
 // Whether the smoother's z-direction contractions (whose matrix entries are the same for
