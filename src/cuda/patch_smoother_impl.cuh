@@ -5,6 +5,7 @@
 // instantiation files; patch_smoother.cu dispatches to launch_patch<dim, k, Number>.
 #pragma once
 #include "common.cuh"
+#include "eigen_parity.hpp"
 #include "lanes.cuh"
 #include "patch_layout.hpp"
 #include "reference_tables.hpp"
@@ -70,36 +71,6 @@ constexpr ReferenceMatrices<k, Number> make_reference_matrices()
 template <int k, typename Number>
 __device__ constexpr ReferenceMatrices<k, Number> reference_launch_matrices = make_reference_matrices<k, Number>();
 
-// Bit j: column j of the reference eigenvectors S is odd under the patch's reflection
-// (S[m-1-i][j] = -S[i][j]), else even (common.cuh, contract_evenodd); a level's S is the
-// reference one times a scalar, with the same parities (checked where it is passed,
-// check_eigenvector_parities). 0 outside the tables' degrees.
-template <int k>
-constexpr unsigned eigenvector_odd_columns()
-{
-  if constexpr (k >= reference::degree_min && k <= reference::degree_max) {
-    using R = reference::PatchTables<k>;
-    constexpr int m = 2 * k - 1;
-    unsigned odd = 0;
-    for (int j = 0; j < m; ++j)
-      if (R::eigenvectors[j] * R::eigenvectors[(m - 1) * m + j] < 0) odd |= 1u << j;
-    return odd;
-  } else return 0;
-}
-// Whether S (m x m, row-major, S[i][j] = component i of eigenvector j) has the parities `odd`
-// to a relative tolerance.
-template <typename Number>
-bool has_eigenvector_parities(const Number *S, int m, unsigned odd, double tol)
-{
-  double big = 0;
-  for (int i = 0; i < m * m; ++i) big = std::fmax(big, std::fabs((double)S[i]));
-  for (int i = 0; i < m; ++i)
-    for (int j = 0; j < m; ++j) {
-      const double sign = (odd >> j) & 1u ? -1 : 1;
-      if (!(std::fabs((double)S[(m - 1 - i) * m + j] - sign * (double)S[i * m + j]) <= tol * big)) return false;
-    }
-  return true;
-}
 
 // The cell size h of a level whose patch rows are h M^ and K^ / h (the reference tables);
 // throws for tables that are not (a level the reference matrices do not describe).

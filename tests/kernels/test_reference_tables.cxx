@@ -12,6 +12,7 @@
 // breaks the scaling (a non-uniform level) fails the second.
 //   test_reference_tables --write FILE   regenerates the header.
 #include "core/element1d.hpp"
+#include "cuda/eigen_parity.hpp"
 #include "cuda/reference_tables.hpp"
 #include <cmath>
 #include <cstdio>
@@ -90,6 +91,20 @@ void check_degree()
     compare("stiffness rows", k, cells, l.interior_rows(l.patch_stiffness), R::stiffness_rows, 1 / h, tol);
     compare("eigenvalues", k, cells, l.eigenvalues, R::eigenvalues, 1 / (h * h), tol);
     compare("eigenvectors", k, cells, l.eigenvectors, R::eigenvectors, 1 / std::sqrt(h), tol, 2 * k - 1);
+    // the even-odd local solves: every eigenvector of the level is even or odd under the
+    // patch's reflection, with the parities the kernels compile in from the reference tables
+    if (!cuda::has_eigenvector_parities(l.eigenvectors.data(), 2 * k - 1, cuda::eigenvector_odd_columns<k>(), 1e-12)) {
+      std::printf("FAIL k=%d cells=%d: the level's eigenvectors lack the reference parities\n", k, cells);
+      ++failures;
+    }
+  }
+  // h + 1 of the m = 2h + 1 eigenvectors are even (the dimension of the even vectors), and the
+  // reference tables themselves are even or odd to rounding
+  int odd = 0;
+  for (unsigned bits = cuda::eigenvector_odd_columns<k>(); bits; bits >>= 1) odd += bits & 1u;
+  if (odd != k - 1 || !cuda::has_eigenvector_parities(R::eigenvectors, 2 * k - 1, cuda::eigenvector_odd_columns<k>(), 1e-13)) {
+    std::printf("FAIL k=%d: reference eigenvector parities (%d odd of %d)\n", k, odd, 2 * k - 1);
+    ++failures;
   }
 }
 
