@@ -51,8 +51,6 @@ template void axpby<float>(std::size_t, float, const float *, float, float *, vo
 template void axpby<double>(std::size_t, double, const double *, double, double *, void *);
 template void convert<float, double>(std::size_t, const float *, double *, void *, bool);
 template void convert<double, float>(std::size_t, const double *, float *, void *, bool);
-template void convert<double, double>(std::size_t, const double *, double *, void *, bool);
-template void convert<float, float>(std::size_t, const float *, float *, void *, bool);
 
 } // namespace cuda
 } // namespace vpatch

@@ -4,13 +4,14 @@
 namespace vpatch {
 
 template <typename Number>
-Hierarchy<Number>::Hierarchy(const std::vector<std::shared_ptr<Level>> &levels, MemSpace space, bool dense)
+Hierarchy<Number>::Hierarchy(const std::vector<std::shared_ptr<Level>> &levels, MemSpace space, bool dense, bool external_finest)
+  : external_(external_finest)
 {
   for (const auto &L : levels) {
     ops_.push_back(std::make_unique<LevelOps<Number>>(L, space, dense));
-    const size_t n = (size_t)L->box.owned_points();
-    b_.emplace_back(space, n);
-    x_.emplace_back(space, n);
+    const size_t n = (size_t)L->box.owned_points(), nbx = external_ && L == levels.back() ? 0 : n;
+    b_.emplace_back(space, nbx);
+    x_.emplace_back(space, nbx);
     r_.emplace_back(space, n);
   }
   transfers_.resize(ops_.size());
@@ -27,8 +28,10 @@ template <typename Number>
 PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, bool zero_guess)
 {
   LevelOps<Number> &A = *ops_[l];
-  Number *b = b_[l].data(), *x = x_[l].data(), *r = r_[l].data();
+  const Number *b = rhs_of(l);
+  Number *x = solution(l), *r = r_[l].data();
   PetscFunctionBegin;
+  PetscCheck(b && x, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Hierarchy: the external finest level's arrays are not bound");
   if (zero_guess) PetscCall(A.zero(x));
   if (l == 0) { // one undamped multiplicative sweep: exact on 2 cells per direction, whatever the levels use
     SmootherConfig coarse = cfg.smoother;
@@ -51,7 +54,7 @@ PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, boo
   PetscCall(PetscLogEventEnd(events.restrict_, 0, 0, 0, 0));
   for (int c = 0; c < (l - 1 == 0 ? 1 : cfg.cycles); ++c) PetscCall(cycle_level(cfg, l - 1, c == 0));
   PetscCall(PetscLogEventBegin(events.prolong, 0, 0, 0, 0));
-  PetscCall(transfers_[l]->prolongate_add(x_[l - 1].data(), x));
+  PetscCall(transfers_[l]->prolongate_add(solution(l - 1), x));
   PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(events.smooth, 0, 0, 0, 0));
   for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.smoother, b, x));
@@ -73,11 +76,12 @@ template <typename Number>
 PetscErrorCode Hierarchy<Number>::full(const CycleConfig &cfg)
 {
   PetscFunctionBegin;
-  for (int l = size() - 1; l > 0; --l) PetscCall(transfers_[l]->restrict(b_[l].data(), b_[l - 1].data()));
+  PetscCheck(rhs_of(size() - 1) && solution(size() - 1), PETSC_COMM_SELF, PETSC_ERR_ORDER, "Hierarchy: the external finest level's arrays are not bound");
+  for (int l = size() - 1; l > 0; --l) PetscCall(transfers_[l]->restrict(rhs_of(l), b_[l - 1].data()));
   PetscCall(cycle_level(cfg, 0, true));
   for (int l = 1; l < size(); ++l) {
-    PetscCall(ops_[l]->zero(x_[l].data()));
-    PetscCall(transfers_[l]->prolongate_add(x_[l - 1].data(), x_[l].data()));
+    PetscCall(ops_[l]->zero(solution(l)));
+    PetscCall(transfers_[l]->prolongate_add(solution(l - 1), solution(l)));
     PetscCall(cycle_level(cfg, l, false));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

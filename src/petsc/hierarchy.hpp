@@ -16,13 +16,24 @@ struct CycleConfig {
 template <typename Number>
 class Hierarchy {
 public:
-  // levels.front() is the coarsest; all levels share the memory space.
-  Hierarchy(const std::vector<std::shared_ptr<Level>> &levels, MemSpace space, bool dense);
+  // levels.front() is the coarsest; all levels share the memory space. external_finest:
+  // the finest level's b and x are the caller's arrays, named by bind_finest() before each
+  // cycle (PCVPATCHMG in PETSc's scalar type: no copies in and out, two vectors less).
+  Hierarchy(const std::vector<std::shared_ptr<Level>> &levels, MemSpace space, bool dense, bool external_finest = false);
   int size() const { return (int)ops_.size(); }
   LevelOps<Number> &level(int l) { return *ops_[l]; }
   void set_stream(void *stream);
+  bool external_finest() const { return external_; }
+  void bind_finest(const Number *b, Number *x)
+  {
+    finest_b_ = b;
+    finest_x_ = x;
+  }
+  // Level l's right-hand side and solution (the bound arrays on an external finest level;
+  // its right-hand side is only read).
   Number *rhs(int l) { return b_[l].data(); }
-  Number *solution(int l) { return x_[l].data(); }
+  const Number *rhs_of(int l) const { return external_ && l == size() - 1 ? finest_b_ : b_[l].data(); }
+  Number *solution(int l) { return external_ && l == size() - 1 ? finest_x_ : x_[l].data(); }
 
   // x_finest = cycle applied to b_finest: from zero (cycle) or nested iteration (full).
   PetscErrorCode cycle(const CycleConfig &cfg, bool zero_guess);
@@ -34,6 +45,9 @@ private:
   std::vector<std::unique_ptr<LevelOps<Number>>> ops_;
   std::vector<std::unique_ptr<TransferOps<Number>>> transfers_; // transfers_[l]: level l-1 -> l
   std::vector<Buffer<Number>> b_, x_, r_;
+  bool external_ = false;
+  const Number *finest_b_ = nullptr;
+  Number *finest_x_ = nullptr;
 };
 
 } // namespace vpatch

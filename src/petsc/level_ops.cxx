@@ -153,7 +153,6 @@ void convert(MemSpace s, size_t n, const From *x, To *y, void *stream, bool add)
 }
 template void convert<double, float>(MemSpace, size_t, const double *, float *, void *, bool);
 template void convert<float, double>(MemSpace, size_t, const float *, double *, void *, bool);
-template void convert<double, double>(MemSpace, size_t, const double *, double *, void *, bool);
 
 template <typename Number>
 Number *LevelOps<Number>::local_work(int which)

@@ -110,7 +110,8 @@ static PetscErrorCode GetHierarchy(PC_VPatchMG *mg, MemSpace s, std::unique_ptr<
     mg->fmg.reset();
   }
   try {
-    if (!h) h = std::make_unique<Hierarchy<Number>>(mg->mesh, s, mg->smoother.solver == PC_VPATCH_LOCAL_DENSE);
+    // in PETSc's scalar type the finest level works on the PC's own vectors (Run)
+    if (!h) h = std::make_unique<Hierarchy<Number>>(mg->mesh, s, mg->smoother.solver == PC_VPATCH_LOCAL_DENSE, std::is_same_v<Number, PetscScalar>);
   } catch (const std::exception &e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "vpatch: %s", e.what());
   }
@@ -152,14 +153,20 @@ static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, V
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
-  PetscCall(PetscLogEventBegin(events.convert, pc, b, y, 0));
-  convert(s, n, ba, H.rhs(f), H.level(f).stream());
-  PetscCall(PetscLogEventEnd(events.convert, pc, b, y, 0));
+  if constexpr (std::is_same_v<Number, PetscScalar>) H.bind_finest(ba, ya);
+  else {
+    PetscCall(PetscLogEventBegin(events.convert, pc, b, y, 0));
+    convert(s, n, ba, H.rhs(f), H.level(f).stream());
+    PetscCall(PetscLogEventEnd(events.convert, pc, b, y, 0));
+  }
   if (full) PetscCall(H.full(mg->config()));
   else PetscCall(H.cycle(mg->config(), true));
-  PetscCall(PetscLogEventBegin(events.convert, pc, b, y, 0));
-  convert(s, n, H.solution(f), ya, H.level(f).stream());
-  PetscCall(PetscLogEventEnd(events.convert, pc, b, y, 0));
+  if constexpr (std::is_same_v<Number, PetscScalar>) H.bind_finest(nullptr, nullptr);
+  else {
+    PetscCall(PetscLogEventBegin(events.convert, pc, b, y, 0));
+    convert(s, n, H.solution(f), ya, H.level(f).stream());
+    PetscCall(PetscLogEventEnd(events.convert, pc, b, y, 0));
+  }
   PetscCall(yw.restore());
   PetscCall(br.restore());
   PetscFunctionReturn(PETSC_SUCCESS);
