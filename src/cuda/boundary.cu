@@ -11,8 +11,8 @@ namespace detail {
 // face they lie on (the same value). O(n^{d-1}) work: interior points are never touched.
 enum class BoundaryOp { Copy, Set, Subtract };
 
-template <typename Number, BoundaryOp op>
-__global__ void boundary_kernel(const Box box, const Number *src, const Number *minuend, Number value, Number *dst)
+template <typename Number, BoundaryOp op, typename Out = Number>
+__global__ void boundary_kernel(const Box box, const Number *src, const Number *minuend, Number value, Out *dst)
 {
   const int d = blockIdx.y / 2, c = (blockIdx.y % 2) ? box.n - 1 : 0;
   if (c < box.os[d] || c >= box.os[d] + box.om[d]) return; // this rank owns no point of the face
@@ -26,12 +26,12 @@ __global__ void boundary_kernel(const Box box, const Number *src, const Number *
     const long o = box.owned_index(p[0], p[1], p[2]);
     if constexpr (op == BoundaryOp::Copy) dst[o] = src[o];
     else if constexpr (op == BoundaryOp::Set) dst[o] = value;
-    else dst[o] = minuend[o] - src[o];
+    else dst[o] = static_cast<Out>(minuend[o] - src[o]);
   }
 }
 
-template <typename Number, BoundaryOp op>
-void launch_boundary(const Box &box, const Number *src, const Number *minuend, Number value, Number *dst, void *stream)
+template <typename Number, BoundaryOp op, typename Out = Number>
+void launch_boundary(const Box &box, const Number *src, const Number *minuend, Number value, Out *dst, void *stream)
 {
   if (box.owned_points() <= 0) return;
   long face = 0; // largest face
@@ -39,7 +39,7 @@ void launch_boundary(const Box &box, const Number *src, const Number *minuend, N
   const int threads = 256;
   const long blocks = std::min<long>((face + threads - 1) / threads, 4096);
   const dim3 grid((unsigned)blocks, 2 * box.dim);
-  boundary_kernel<Number, op><<<grid, threads, 0, to_stream(stream)>>>(box, src, minuend, value, dst);
+  boundary_kernel<Number, op, Out><<<grid, threads, 0, to_stream(stream)>>>(box, src, minuend, value, dst);
   check_launch("boundary kernel launch");
 }
 
@@ -51,10 +51,10 @@ void copy_boundary(const Box &box, const Number *src, Number *dst, void *stream)
   detail::launch_boundary<Number, detail::BoundaryOp::Copy>(box, src, nullptr, Number(0), dst, stream);
 }
 
-template <typename Number>
-void residual_boundary(const Box &box, const Number *b, const Number *x, Number *r, void *stream)
+template <typename Number, typename Out>
+void residual_boundary(const Box &box, const Number *b, const Number *x, Out *r, void *stream)
 {
-  detail::launch_boundary<Number, detail::BoundaryOp::Subtract>(box, x, b, Number(0), r, stream);
+  detail::launch_boundary<Number, detail::BoundaryOp::Subtract, Out>(box, x, b, Number(0), r, stream);
 }
 
 template <typename Number>
@@ -67,6 +67,7 @@ template void copy_boundary<float>(const Box &, const float *, float *, void *);
 template void copy_boundary<double>(const Box &, const double *, double *, void *);
 template void residual_boundary<float>(const Box &, const float *, const float *, float *, void *);
 template void residual_boundary<double>(const Box &, const double *, const double *, double *, void *);
+template void residual_boundary<double, float>(const Box &, const double *, const double *, float *, void *);
 template void set_boundary<float>(const Box &, float, float *, void *);
 template void set_boundary<double>(const Box &, double, double *, void *);
 

@@ -27,9 +27,11 @@ void memset_zero(void *p, std::size_t bytes, void *stream);
 template <typename Number>
 void laplace_apply(const Box &box, OperatorView<Number> op, const Number *x, Number *y, void *stream);
 // y_local = b_local - sum over owned cells A_K x_local in one pass (laplace_apply, then
-// y = b - y); the boundary rows of the residual come from residual_boundary.
-template <typename Number>
-void laplace_residual(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Number *y, void *stream);
+// y = b - y); the boundary rows of the residual come from residual_boundary. Out = float
+// from Number = double (rounded at the store) where laplace_residual_converts(dim, degree).
+template <typename Number, typename Out = Number>
+void laplace_residual(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Out *y, void *stream);
+bool laplace_residual_converts(int dim, int degree);
 // d_local += cell contributions to diag(A).
 template <typename Number>
 void laplace_diagonal(const Box &box, OperatorView<Number> op, Number *d, void *stream);
@@ -55,8 +57,8 @@ void restrict_add(const Box &coarse, const Box &fine, TransferView<Number> t, co
 // Owned boundary points: dst = src, dst = value, or r = b - x (the identity rows of b - A x).
 template <typename Number>
 void copy_boundary(const Box &box, const Number *src, Number *dst, void *stream);
-template <typename Number>
-void residual_boundary(const Box &box, const Number *b, const Number *x, Number *r, void *stream);
+template <typename Number, typename Out = Number>
+void residual_boundary(const Box &box, const Number *b, const Number *x, Out *r, void *stream);
 template <typename Number>
 void set_boundary(const Box &box, Number value, Number *dst, void *stream);
 

@@ -10,6 +10,8 @@
 #include "march.cuh"
 #include "reference_tables.hpp"
 #include <cmath>
+#include <stdexcept>
+#include <type_traits>
 #include <cuda_pipeline.h>
 #include "tuning.hpp"
 
@@ -177,11 +179,12 @@ template <int dim, int k, typename Number>
 using GatherTile = MarchTile<dim, gather_rows(dim, k, sizeof(Number) == 8), gather_chunk(dim, k, sizeof(Number) == 8)>;
 
 // residual: y = rhs - A x (a separate instantiation: a runtime test at the store cost the
-// operator 3-7% at 2D float k = 1, 2).
-template <int dim, int k, typename Number, bool residual>
+// operator 3-7% at 2D float k = 1, 2), rounded to Out (the mixed full multigrid's float
+// residuals of the double level solutions).
+template <int dim, int k, typename Number, bool residual, typename Out = Number>
 __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_min_blocks_per_sm(dim, k, sizeof(Number) == 8))
   laplace_gather_kernel(const Box box, const OperatorView<Number> op, const Number *__restrict__ x, const Number *__restrict__ rhs,
-                        Number *__restrict__ y)
+                        Out *__restrict__ y)
 {
   using Tile = GatherTile<dim, k, Number>;
   constexpr int W = 2 * k + 1, C = (k + 1) * (k + 1), m = Tile::m, NT = Tile::threads, R = Tile::rows;
@@ -324,21 +327,25 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_mi
       for (int r = 0; r < R; ++r)
         if (in[r]) {
           const long o = col + (dim == 3 ? (long)r * box.gm[0] : r * Tile::X) + (long)(l - z0) * stride;
-          y[o] = residual ? rhs[o] - acc[r][0] : acc[r][0];
+          y[o] = static_cast<Out>(residual ? rhs[o] - acc[r][0] : acc[r][0]);
         }
     }
   }
 }
 
-template <int dim, int k, typename Number>
-void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Number *y, cudaStream_t stream)
+// y = A x (b null) or y = b - A x, in Out: Number, or float from double where the
+// operator is the gather kernel (laplace_residual_converts).
+template <int dim, int k, typename Number, typename Out = Number>
+void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Out *y, cudaStream_t stream)
 {
   if constexpr (gather_operator(dim, k, sizeof(Number) == 8)) {
     using Tile = GatherTile<dim, k, Number>;
     const dim3 grid = Tile::grid(box.gm[0], box.gm[1], box.gm[Tile::m]);
-    if (b) laplace_gather_kernel<dim, k, Number, true><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y);
-    else laplace_gather_kernel<dim, k, Number, false><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y);
+    if (b) laplace_gather_kernel<dim, k, Number, true, Out><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y);
+    else laplace_gather_kernel<dim, k, Number, false, Out><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y);
     check_launch("laplace_apply (gather) kernel launch");
+  } else if constexpr (!std::is_same_v<Out, Number>) {
+    throw std::invalid_argument("vpatch cuda: the cell operator (atomics) writes its own precision only");
   } else {
     using Plan = CellPlan<dim, k, Number>;
     const std::size_t bytes = sizeof(Number) * (std::size_t)box.local_points();
@@ -393,13 +400,15 @@ void laplace_apply(const Box &box, OperatorView<Number> op, const Number *x, Num
   });
 }
 
-template <typename Number>
-void laplace_residual(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Number *y, void *stream)
+template <typename Number, typename Out>
+void laplace_residual(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Out *y, void *stream)
 {
   dispatch(box.dim, box.degree, [&](auto d, auto k) {
-    detail::launch_laplace<decltype(d)::value, decltype(k)::value, Number>(box, op, b, x, y, detail::to_stream(stream));
+    detail::launch_laplace<decltype(d)::value, decltype(k)::value, Number, Out>(box, op, b, x, y, detail::to_stream(stream));
   });
 }
+
+bool laplace_residual_converts(int dim, int degree) { return gather_operator(dim, degree, true); }
 
 template <typename Number>
 void laplace_diagonal(const Box &box, OperatorView<Number> op, Number *d, void *stream)
@@ -421,6 +430,7 @@ template void laplace_apply<float>(const Box &, OperatorView<float>, const float
 template void laplace_apply<double>(const Box &, OperatorView<double>, const double *, double *, void *);
 template void laplace_residual<float>(const Box &, OperatorView<float>, const float *, const float *, float *, void *);
 template void laplace_residual<double>(const Box &, OperatorView<double>, const double *, const double *, double *, void *);
+template void laplace_residual<double, float>(const Box &, OperatorView<double>, const double *, const double *, float *, void *);
 template void laplace_diagonal<float>(const Box &, OperatorView<float>, float *, void *);
 template void laplace_diagonal<double>(const Box &, OperatorView<double>, double *, void *);
 

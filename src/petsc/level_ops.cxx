@@ -4,6 +4,7 @@
 #include "../cuda/vector_ops_cuda.hpp"
 #include <cstring>
 #include <petscsf.h>
+#include <type_traits>
 
 namespace vpatch {
 
@@ -227,6 +228,28 @@ PetscErrorCode LevelOps<Number>::apply(const Number *x, Number *y)
   }
   if (space_ == MemSpace::Host) cpu::copy_boundary(b, x, y);
   else if constexpr (have_cuda) cuda::copy_boundary(b, x, y, stream_);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+bool LevelOps<Number>::residual_to_float_in_one_pass() const
+{
+  if constexpr (have_cuda && std::is_same_v<Number, double>)
+    return space_ == MemSpace::Device && !distributed() && cuda::laplace_residual_converts((int)box().dim, (int)box().degree);
+  return false;
+}
+
+template <typename Number>
+PetscErrorCode LevelOps<Number>::residual_to_float(const Number *bvec, const Number *x, float *r)
+{
+  PetscFunctionBegin;
+  PetscCheck(residual_to_float_in_one_pass(), PETSC_COMM_SELF, PETSC_ERR_SUP, "vpatch: this level forms its float residual in two passes");
+  if constexpr (have_cuda && std::is_same_v<Number, double>) {
+    PetscCall(KernelBegin(space_));
+    cuda::laplace_residual(box(), op_, bvec, x, r, stream_);
+    PetscCall(KernelEnd(space_, laplace_flops(box())));
+    cuda::residual_boundary(box(), bvec, x, r, stream_);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -72,6 +72,11 @@ public:
   // All arrays are owned (global-vector) arrays in this level's memory space.
   PetscErrorCode apply(const Number *x, Number *y);                  // y = A x
   PetscErrorCode residual(const Number *b, const Number *x, Number *r); // r = b - A x
+  // r = (float)(b - A x) in one pass of the device operator, where residual_to_float_in_one_pass():
+  // a single-rank level on the device whose operator is the gather kernel (the mixed full
+  // multigrid's residuals of the double level solutions, without a double r).
+  bool residual_to_float_in_one_pass() const;
+  PetscErrorCode residual_to_float(const Number *b, const Number *x, float *r);
   PetscErrorCode diagonal(Number *d);                                // d = diag(A)
   // One application; zero_guess: x is zero on entry, so the first color's patch residuals
   // are b itself (PatchResidual::Given: no operator, no closure reads; the same numbers).

@@ -11,7 +11,7 @@ MixedFMG::MixedFMG(const std::vector<std::shared_ptr<Level>> &levels, MemSpace s
     const size_t n = (size_t)levels[l]->box.owned_points();
     b_.emplace_back(space, l < f ? n : 0);
     x_.emplace_back(space, l < f ? n : 0);
-    r_.emplace_back(space, n);
+    r_.emplace_back(space, ops_[l]->residual_to_float_in_one_pass() ? 0 : n); // double r only where the residual takes two passes
   }
   transfers_.resize(ops_.size());
   for (size_t l = 1; l < ops_.size(); ++l) transfers_[l] = std::make_unique<TransferOps<double>>(*ops_[l - 1], *ops_[l]);
@@ -43,11 +43,14 @@ PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, c
       PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
     }
     PetscCall(PetscLogEventBegin(events.mult, 0, 0, 0, 0));
-    PetscCall(A.residual(rhs(l), xl, r));
+    if (A.residual_to_float_in_one_pass()) PetscCall(A.residual_to_float(rhs(l), xl, cycles.rhs(l)));
+    else PetscCall(A.residual(rhs(l), xl, r));
     PetscCall(PetscLogEventEnd(events.mult, 0, 0, 0, 0));
-    PetscCall(PetscLogEventBegin(events.convert, 0, 0, 0, 0));
-    convert(A.space(), n, r, cycles.rhs(l), A.stream());
-    PetscCall(PetscLogEventEnd(events.convert, 0, 0, 0, 0));
+    if (!A.residual_to_float_in_one_pass()) {
+      PetscCall(PetscLogEventBegin(events.convert, 0, 0, 0, 0));
+      convert(A.space(), n, r, cycles.rhs(l), A.stream());
+      PetscCall(PetscLogEventEnd(events.convert, 0, 0, 0, 0));
+    }
     PetscCall(cycles.cycle_level(cfg, l, true));
     PetscCall(PetscLogEventBegin(events.convert, 0, 0, 0, 0));
     convert(A.space(), n, cycles.solution(l), xl, A.stream(), true); // x_l += the correction

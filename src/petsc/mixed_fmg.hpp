@@ -22,7 +22,8 @@ public:
 private:
   std::vector<std::unique_ptr<LevelOps<double>>> ops_;
   std::vector<std::unique_ptr<TransferOps<double>>> transfers_; // transfers_[l]: level l-1 -> l
-  std::vector<Buffer<double>> b_, x_, r_; // b_, x_ unused on the finest level (the caller's arrays)
+  std::vector<Buffer<double>> b_, x_, r_; // b_, x_ unused on the finest level (the caller's arrays), r_
+                                          // where the residual goes to float in one pass
 };
 
 } // namespace vpatch

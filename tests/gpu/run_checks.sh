@@ -45,6 +45,7 @@ cmp_run "3D Q3 additive CG" -dim 3 -degree 3 -refine 3 -ksp_type cg -pc_type mg 
 cmp_run "3D Q2 chebyshev/jacobi" -dim 3 -degree 2 -refine 4 -pc_type mg -pc_mg_levels 4 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi
 for k in 1 3 7; do cmp_run "3D Q$k mixed fmg" -dim 3 -degree $k -refine 3 -pc_type vpatchmg -fmg; done
 cmp_run "2D Q5 mixed" -dim 2 -degree 5 -refine 6 -pc_type vpatchmg
+cmp_run "2D Q5 mixed fmg" -dim 2 -degree 5 -refine 6 -pc_type vpatchmg -fmg
 for f in "" -fmg; do cmp_run "3D Q3 vpatchmg double $f" -dim 3 -degree 3 -refine 3 -pc_type vpatchmg -pc_vpatchmg_precision double $f; done
 # two ranks on one GPU: ghost exchange of device arrays through the DMDA's PetscSF
 c=$(mpiexec -n 1 $P -dim 3 -degree 3 -refine 3 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -dm_vec_type cuda | grep '^summary:' | field iterations)
