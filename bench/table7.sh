@@ -3,7 +3,8 @@
 # multigrid then FGMRES to a 1e-9 relative residual, with the V-cycle in double and in
 # single precision (PCVPATCHMG). Prints the summary lines and the peak device memory.
 # Usage: bench/table7.sh [build dir] [out dir] [repeats] [fmg|nofmg] [skip-cg]
-# (TABLE7_OPTS: extra options for every solve, e.g. -ksp_gmres_modifiedgramschmidt)
+# (TABLE7_OPTS: extra options for every solve, e.g. -ksp_gmres_modifiedgramschmidt;
+#  TABLE7_DEGREES: the rows to run, default "1 3 7")
 # (nofmg: the Krylov solve from zero, so both precisions run the same number of cycles)
 set -uo pipefail
 B=${1:-build-cuda}; O=${2:-${OUT:-/tmp}}; R=${3:-3}; START=${4:-fmg}; CG=${5:-cg}
@@ -21,6 +22,7 @@ run() { # label, options
 }
 for cfg in "1 512" "3 256" "7 128"; do
   set -- $cfg
+  [[ " ${TABLE7_DEGREES:-1 3 7} " == *" $1 "* ]] || continue
   for prec in double single; do run "k$1_$prec" -degree $1 -cells $2 -pc_vpatchmg_precision $prec; done
 done
 [ "$CG" = cg ] || exit 0
