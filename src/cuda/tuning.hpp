@@ -80,6 +80,9 @@
 #ifndef VPATCH_GATHER_CHUNK
 #define VPATCH_GATHER_CHUNK -1
 #endif
+#ifndef VPATCH_GATHER_CHUNK_3D_FLOAT_K3
+#define VPATCH_GATHER_CHUNK_3D_FLOAT_K3 -1
+#endif
 #ifndef VPATCH_K1_RESTRICT_CHUNK
 #define VPATCH_K1_RESTRICT_CHUNK -1
 #endif
@@ -443,11 +446,12 @@ constexpr bool gather_shared_x_sums(int degree, bool is_double)
 // double 173 / 181 / 183; k = 4 float 204 / 216 / 221, double 119 / 127 / 132; k = 7 float
 // 123 / 137 / 152, double 71 / 79 / 84; k = 10 float 73 / 84 / 90, double 37 / 44 / 47; 96
 // planes exceed the 48 KB of static shared memory at 3D double k = 3, 2D double k = 10.
-// -DVPATCH_GATHER_CHUNK=C overrides.
+// -DVPATCH_GATHER_CHUNK=C overrides (-DVPATCH_GATHER_CHUNK_3D_FLOAT_K3=C: 3D float k = 3 alone).
 constexpr int gather_chunk(int dim, int degree, bool is_double)
 {
   if (degree == 1) return tuned(VPATCH_GATHER_CHUNK, 32);
-  if (dim == 3) return tuned(VPATCH_GATHER_CHUNK, degree == 3 && !is_double ? 64 : 48);
+  if (dim == 3 && degree == 3 && !is_double) return tuned(VPATCH_GATHER_CHUNK_3D_FLOAT_K3, tuned(VPATCH_GATHER_CHUNK, 64));
+  if (dim == 3) return tuned(VPATCH_GATHER_CHUNK, 48);
   return tuned(VPATCH_GATHER_CHUNK, 64);
 }
 constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
