@@ -23,7 +23,6 @@ public:
   int size() const { return (int)ops_.size(); }
   LevelOps<Number> &level(int l) { return *ops_[l]; }
   void set_stream(void *stream);
-  bool external_finest() const { return external_; }
   void bind_finest(const Number *b, Number *x)
   {
     finest_b_ = b;
