@@ -42,11 +42,12 @@ PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, c
       PetscCall(transfers_[l]->prolongate_add(sol(l - 1), xl));
       PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
     }
+    const bool one_pass = !r; // r_[l] is empty where the residual goes to float in one pass (constructor)
     PetscCall(PetscLogEventBegin(events.mult, 0, 0, 0, 0));
-    if (A.residual_to_float_in_one_pass()) PetscCall(A.residual_to_float(rhs(l), xl, cycles.rhs(l)));
+    if (one_pass) PetscCall(A.residual_to_float(rhs(l), xl, cycles.rhs(l)));
     else PetscCall(A.residual(rhs(l), xl, r));
     PetscCall(PetscLogEventEnd(events.mult, 0, 0, 0, 0));
-    if (!A.residual_to_float_in_one_pass()) {
+    if (!one_pass) {
       PetscCall(PetscLogEventBegin(events.convert, 0, 0, 0, 0));
       convert(A.space(), n, r, cycles.rhs(l), A.stream());
       PetscCall(PetscLogEventEnd(events.convert, 0, 0, 0, 0));
