@@ -77,11 +77,15 @@ PetscErrorCode Hierarchy<Number>::full(const CycleConfig &cfg)
 {
   PetscFunctionBegin;
   PetscCheck(rhs_of(size() - 1) && solution(size() - 1), PETSC_COMM_SELF, PETSC_ERR_ORDER, "Hierarchy: the external finest level's arrays are not bound");
+  PetscCall(PetscLogEventBegin(events.restrict_, 0, 0, 0, 0));
   for (int l = size() - 1; l > 0; --l) PetscCall(transfers_[l]->restrict(rhs_of(l), b_[l - 1].data()));
+  PetscCall(PetscLogEventEnd(events.restrict_, 0, 0, 0, 0));
   PetscCall(cycle_level(cfg, 0, true));
   for (int l = 1; l < size(); ++l) {
     PetscCall(ops_[l]->zero(solution(l)));
+    PetscCall(PetscLogEventBegin(events.prolong, 0, 0, 0, 0));
     PetscCall(transfers_[l]->prolongate_add(solution(l - 1), solution(l)));
+    PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
     PetscCall(cycle_level(cfg, l, false));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
