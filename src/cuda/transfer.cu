@@ -1,13 +1,12 @@
 // Grid transfers between a coarse level and the fine level of the same degree k (every
 // coarse cell split into 2^d fine cells): xf_owned += P xc_local and xc_local += P^T xf_owned,
-// one coarse cell per thread group, sum factorization in shared memory (k = 1: one thread per
-// column of points, below). See cpu::prolongate,
+// one coarse cell per thread group, sum factorization in shared memory (3D k >= 2: tiles of
+// cells, transfer_tiles.cuh; k = 1: one thread per column of points, below). See cpu::prolongate,
 // cpu::restrict_add (transfer_rows rule: each fine point is written by exactly one cell).
 #include "../core/dispatch.hpp"
 #include "common.cuh"
 #include "march.cuh"
-#include "reference_tables.hpp"
-#include "tuning.hpp"
+#include "transfer_tiles.cuh"
 
 namespace vpatch {
 namespace cuda {
@@ -32,27 +31,6 @@ struct TransferPlan {
   // the prolongation's read-modify-write of xf by whole z columns (tuning.hpp)
   static constexpr bool column = transfer_column_store(dim, k, sizeof(Number) == 8);
 };
-
-// The 1D transfer matrices, the same on every level, compiled in (reference_tables.hpp):
-// P ((2k+1) x (k+1)) and R = P^T, in Number.
-template <int k, typename Number>
-struct ReferenceTransfer {
-  Number P[(2 * k + 1) * (k + 1)], R[(k + 1) * (2 * k + 1)];
-};
-template <int k, typename Number>
-constexpr ReferenceTransfer<k, Number> make_reference_transfer()
-{
-  constexpr int nb = k + 1, np = 2 * k + 1;
-  ReferenceTransfer<k, Number> t{};
-  for (int i = 0; i < np; ++i)
-    for (int j = 0; j < nb; ++j) {
-      t.P[i * nb + j] = Number(reference::TransferTables<k>::prolongation[i * nb + j]);
-      t.R[j * np + i] = t.P[i * nb + j];
-    }
-  return t;
-}
-template <int k, typename Number>
-__device__ constexpr ReferenceTransfer<k, Number> reference_transfer = make_reference_transfer<k, Number>();
 
 __device__ __forceinline__ int rows_of(int k, int cell, int cells) { return cell == cells - 1 ? 2 * k + 1 : 2 * k; }
 
@@ -351,7 +329,9 @@ void launch_transfer(bool restrict_, const Box &coarse, const Box &fine, Transfe
   using Plan = TransferPlan<dim, k, Number>;
   const CellRange cc = owned_cells(coarse);
   if (cc.ncells <= 0) return;
-  if constexpr (k == 1) {
+  if constexpr (tiled_transfers(dim, k, sizeof(Number) == 8)) {
+    launch_transfer_tiles<k, Number>(restrict_, coarse, fine, tv, in, out, stream);
+  } else if constexpr (k == 1) {
     constexpr int m = MarchTile<dim>::m;
     if (restrict_) {
       using Tile = RestrictTile<dim>;

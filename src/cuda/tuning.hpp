@@ -62,6 +62,12 @@
 #ifndef VPATCH_REFERENCE_OPERATOR
 #define VPATCH_REFERENCE_OPERATOR -1
 #endif
+#ifndef VPATCH_TRANSFER_TILES
+#define VPATCH_TRANSFER_TILES -1
+#endif
+#ifndef VPATCH_TRANSFER_TILE_CHUNK
+#define VPATCH_TRANSFER_TILE_CHUNK -1
+#endif
 #ifndef VPATCH_ASYNC_GATHERS
 #define VPATCH_ASYNC_GATHERS -1
 #endif
@@ -486,6 +492,24 @@ constexpr int cells_per_block_laplace(int dim, int degree)
 // 3D double k = 4 41.5 -> 44.2, float k = 6 77.8 -> 80.5; the rest within +-2%. The same
 // padding of the transfer kernels' cells (3D k = 2, 3) changed nothing (within 3%).
 constexpr bool pad_cell_stride(int dim, int degree) { return tuned(VPATCH_CELL_PAD, 1); }
+// Whether the 3D transfers run by tiles of coarse cells marching along z
+// (transfer_tiles.cuh) instead of one coarse cell per thread group (k = 1: one thread per
+// column); -DVPATCH_TRANSFER_TILES=0/1 overrides. H200, prolongation + restriction at 50M
+// fine DoF (bench/NOTES.md, "Transfers by tiles"), GDoF/s cells -> tiles: float k = 2 93
+// -> 189, k = 3 85 -> 164, k = 4 97 -> 163, k = 5 100 -> 138, k = 6 110 -> 136, k = 7 104
+// -> 96; double k = 2 71 -> 96, k = 3 72 -> 93, k = 4 67 -> 61, k >= 5 slower (more
+// registers per thread, fewer blocks); k = 1 122 / 86 against the columns' 129 / 81.
+constexpr bool tiled_transfers(int dim, int degree, bool is_double)
+{
+  return dim == 3 && tuned(VPATCH_TRANSFER_TILES, degree >= 2 && degree <= (is_double ? 3 : 6));
+}
+// Coarse cells of a transfer tile along x and y: about 32 fine points along x (one warp's
+// row) and 24 along y; along z, the cells a block marches through
+// (-DVPATCH_TRANSFER_TILE_CHUNK=C overrides).
+constexpr int transfer_tile_cells_x(int degree) { return (32 + degree) / (2 * degree) > 0 ? (32 + degree) / (2 * degree) : 1; }
+constexpr int transfer_tile_cells_y(int degree) { return (24 + degree) / (2 * degree) > 0 ? (24 + degree) / (2 * degree) : 1; }
+constexpr int transfer_tile_chunk(int degree) { return tuned(VPATCH_TRANSFER_TILE_CHUNK, 16 / degree > 2 ? 16 / degree : 2); }
+
 constexpr int cells_per_block_transfer(int dim, int degree)
 {
   return tuned(VPATCH_TRANSFER_CELLS, (2 * degree + 1) * (2 * degree + 1) >= 96 ? 1 : 128 / ((2 * degree + 1) * (2 * degree + 1)));
