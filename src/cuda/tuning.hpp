@@ -68,6 +68,12 @@
 #ifndef VPATCH_TRANSFER_TILE_CHUNK
 #define VPATCH_TRANSFER_TILE_CHUNK -1
 #endif
+#ifndef VPATCH_TRANSFER_TILE_FX
+#define VPATCH_TRANSFER_TILE_FX -1
+#endif
+#ifndef VPATCH_TRANSFER_TILE_FY
+#define VPATCH_TRANSFER_TILE_FY -1
+#endif
 #ifndef VPATCH_ASYNC_GATHERS
 #define VPATCH_ASYNC_GATHERS -1
 #endif
@@ -504,10 +510,11 @@ constexpr bool tiled_transfers(int dim, int degree, bool is_double)
   return dim == 3 && tuned(VPATCH_TRANSFER_TILES, degree >= 2 && degree <= (is_double ? 3 : 6));
 }
 // Coarse cells of a transfer tile along x and y: about 32 fine points along x (one warp's
-// row) and 24 along y; along z, the cells a block marches through
-// (-DVPATCH_TRANSFER_TILE_CHUNK=C overrides).
-constexpr int transfer_tile_cells_x(int degree) { return (32 + degree) / (2 * degree) > 0 ? (32 + degree) / (2 * degree) : 1; }
-constexpr int transfer_tile_cells_y(int degree) { return (24 + degree) / (2 * degree) > 0 ? (24 + degree) / (2 * degree) : 1; }
+// row) and 24 along y (-DVPATCH_TRANSFER_TILE_FX / _FY=F override these targets); along z,
+// the cells a block marches through (-DVPATCH_TRANSFER_TILE_CHUNK=C overrides).
+constexpr int transfer_tile_cells(int fine_points, int degree) { return (fine_points + degree) / (2 * degree) > 0 ? (fine_points + degree) / (2 * degree) : 1; }
+constexpr int transfer_tile_cells_x(int degree) { return transfer_tile_cells(tuned(VPATCH_TRANSFER_TILE_FX, 32), degree); }
+constexpr int transfer_tile_cells_y(int degree) { return transfer_tile_cells(tuned(VPATCH_TRANSFER_TILE_FY, 24), degree); }
 constexpr int transfer_tile_chunk(int degree) { return tuned(VPATCH_TRANSFER_TILE_CHUNK, 16 / degree > 2 ? 16 / degree : 2); }
 
 constexpr int cells_per_block_transfer(int dim, int degree)
