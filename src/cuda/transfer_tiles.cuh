@@ -37,7 +37,8 @@ __device__ __forceinline__ Number z_weight(const Number *Ps, int i)
 template <int k, typename Number>
 struct TileShape {
   static constexpr int nb = k + 1, np = 2 * k + 1, T = 256;
-  static constexpr int CX = transfer_tile_cells_x(k), CY = transfer_tile_cells_y(k), ZC = transfer_tile_chunk(k);
+  static constexpr int CX = transfer_tile_cells_x(k, sizeof(Number) == 8), CY = transfer_tile_cells_y(k, sizeof(Number) == 8),
+                       ZC = transfer_tile_chunk(k);
   static constexpr int FX = 2 * k * CX, FY = 2 * k * CY;   // fine points of a tile plane
   static constexpr int NX = k * CX + 1, NY = k * CY + 1;   // coarse points of a tile plane
   static constexpr int fine_per_thread = (FX * FY + T - 1) / T;

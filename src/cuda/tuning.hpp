@@ -509,13 +509,25 @@ constexpr bool tiled_transfers(int dim, int degree, bool is_double)
 {
   return dim == 3 && tuned(VPATCH_TRANSFER_TILES, degree >= 2 && degree <= (is_double ? 3 : 6));
 }
-// Coarse cells of a transfer tile along x and y: about 32 fine points along x (one warp's
-// row) and 24 along y (-DVPATCH_TRANSFER_TILE_FX / _FY=F override these targets); along z,
-// the cells a block marches through (-DVPATCH_TRANSFER_TILE_CHUNK=C overrides).
+// The shape of a transfer tile: the fine points it targets along x (about one warp's row)
+// and y, turned into whole coarse cells of 2k points, and the coarse cells a block marches
+// through along z. Default 32 x 24 points, 16 / k cells (at least 2); a same-call sweep of
+// shapes (H100, prolongation + restriction at 50M fine DoF, two calls agreeing to 0.3%;
+// bench/NOTES.md, "Tile shapes of the 3D transfers") changed: float k = 2 64 x 16 (+1.9%),
+// double k = 2 32 x 16 (+5.2%), k = 3 chunks of 3 (+1.8% float, +2.0% double), float k = 4
+// 32 x 16 (+2.6%), float k = 5 32 x 32 (3 cells along y: +8.4%). -DVPATCH_TRANSFER_TILE_FX /
+// _FY / _CHUNK override them.
 constexpr int transfer_tile_cells(int fine_points, int degree) { return (fine_points + degree) / (2 * degree) > 0 ? (fine_points + degree) / (2 * degree) : 1; }
-constexpr int transfer_tile_cells_x(int degree) { return transfer_tile_cells(tuned(VPATCH_TRANSFER_TILE_FX, 32), degree); }
-constexpr int transfer_tile_cells_y(int degree) { return transfer_tile_cells(tuned(VPATCH_TRANSFER_TILE_FY, 24), degree); }
-constexpr int transfer_tile_chunk(int degree) { return tuned(VPATCH_TRANSFER_TILE_CHUNK, 16 / degree > 2 ? 16 / degree : 2); }
+constexpr int transfer_tile_cells_x(int degree, bool is_double)
+{
+  return transfer_tile_cells(tuned(VPATCH_TRANSFER_TILE_FX, degree == 2 && !is_double ? 64 : 32), degree);
+}
+constexpr int transfer_tile_cells_y(int degree, bool is_double)
+{
+  const int fine = degree == 2 || (degree == 4 && !is_double) ? 16 : degree == 5 && !is_double ? 32 : 24;
+  return transfer_tile_cells(tuned(VPATCH_TRANSFER_TILE_FY, fine), degree);
+}
+constexpr int transfer_tile_chunk(int degree) { return tuned(VPATCH_TRANSFER_TILE_CHUNK, degree == 3 ? 3 : 16 / degree > 2 ? 16 / degree : 2); }
 
 constexpr int cells_per_block_transfer(int dim, int degree)
 {

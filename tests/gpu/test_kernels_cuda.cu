@@ -13,6 +13,7 @@
 #include "core/level_tables.hpp"
 #include "cuda/common.cuh"
 #include "cuda/kernels_cuda.hpp"
+#include "cuda/tuning.hpp"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -455,12 +456,14 @@ static void test_all(int dim, int k, bool quick, Tally &tally)
     }
     // 3D transfers on meshes of several tiles and chunks of the tiled kernels
     // (transfer_tiles.cuh: 2..16 coarse cells per tile along x and y, 2..16 per chunk
-    // along z; 11 coarse cells leave partial ones): the whole mesh and a rank's sub-box of it.
+    // along z; at least 11 coarse cells and 3 more than a tile's along x, so that partial
+    // tiles follow whole ones): the whole mesh and a rank's sub-box of it.
     if constexpr (d == 3 && kk <= 8) {
       Context<Number> ctx{d, kk, prec, "tiles", tally};
-      test_transfer<d, kk, Number>(full_box(d, kk, 11), full_box(d, kk, 22), ctx);
-      const int cc0[3] = {3, 0, 4}, cc1[3] = {10, 7, 11}, fc0[3] = {6, 0, 8}, fc1[3] = {20, 14, 22};
-      test_transfer<d, kk, Number>(sub_box(d, kk, 11, cc0, cc1), sub_box(d, kk, 22, fc0, fc1), ctx);
+      constexpr int nc = std::max(11, cuda::transfer_tile_cells_x(kk, sizeof(Number) == 8) + 3);
+      test_transfer<d, kk, Number>(full_box(d, kk, nc), full_box(d, kk, 2 * nc), ctx);
+      const int cc0[3] = {3, 0, 4}, cc1[3] = {nc - 1, 7, nc}, fc0[3] = {6, 0, 8}, fc1[3] = {2 * nc - 2, 14, 2 * nc};
+      test_transfer<d, kk, Number>(sub_box(d, kk, nc, cc0, cc1), sub_box(d, kk, 2 * nc, fc0, fc1), ctx);
     }
     // 2D k = 1 with rows of an even number of vertices for the color-pair kernel (600
     // patch vertices: 10 warps of a row exchanging edge values; the 3D mesh above has 99
