@@ -501,32 +501,47 @@ constexpr bool pad_cell_stride(int dim, int degree) { return tuned(VPATCH_CELL_P
 // Whether the 3D transfers run by tiles of coarse cells marching along z
 // (transfer_tiles.cuh) instead of one coarse cell per thread group (k = 1: one thread per
 // column); -DVPATCH_TRANSFER_TILES=0/1 overrides. H200, prolongation + restriction at 50M
-// fine DoF (bench/NOTES.md, "Transfers by tiles"), GDoF/s cells -> tiles: float k = 2 93
-// -> 189, k = 3 85 -> 164, k = 4 97 -> 163, k = 5 100 -> 138, k = 6 110 -> 136, k = 7 104
-// -> 96; double k = 2 71 -> 96, k = 3 72 -> 93, k = 4 67 -> 61, k >= 5 slower (more
-// registers per thread, fewer blocks); k = 1 122 / 86 against the columns' 129 / 81.
+// fine DoF (bench/NOTES.md, "Transfers by tiles"), GDoF/s cells -> tiles (32 x 24 points):
+// float k = 2 93 -> 189, k = 3 85 -> 164, k = 4 97 -> 163, k = 5 100 -> 138, k = 6 110 ->
+// 136; double k = 2 71 -> 96, k = 3 72 -> 93. With the tile shapes below (H100, same call,
+// bench/NOTES.md "Tile shapes of the 3D transfers"): k = 1 float 118 -> 149, double 70 -> 87
+// (columns -> tiles); float k = 7 96 -> 117; double k = 4 57 -> 69, k = 5 57 -> 69, k = 8
+// 41 -> 43. Cells stay for float k = 8 (105 against 102), double k = 6, 7 (56 / 48 against
+// 55 / 50, within the noise of two rounds) and k >= 9 (tiles spill registers).
 constexpr bool tiled_transfers(int dim, int degree, bool is_double)
 {
-  return dim == 3 && tuned(VPATCH_TRANSFER_TILES, degree >= 2 && degree <= (is_double ? 3 : 6));
+  return dim == 3 && tuned(VPATCH_TRANSFER_TILES, is_double ? degree <= 5 || degree == 8 : degree <= 7);
 }
 // The shape of a transfer tile: the fine points it targets along x (about one warp's row)
 // and y, turned into whole coarse cells of 2k points, and the coarse cells a block marches
-// through along z. Default 32 x 24 points, 16 / k cells (at least 2); a same-call sweep of
-// shapes (H100, prolongation + restriction at 50M fine DoF, two calls agreeing to 0.3%;
-// bench/NOTES.md, "Tile shapes of the 3D transfers") changed: float k = 2 64 x 16 (+1.9%),
-// double k = 2 32 x 16 (+5.2%), k = 3 chunks of 3 (+1.8% float, +2.0% double), float k = 4
-// 32 x 16 (+2.6%), float k = 5 32 x 32 (3 cells along y: +8.4%). -DVPATCH_TRANSFER_TILE_FX /
+// through along z. Default 32 x 24 points, 16 / k cells (at least 2); same-call sweeps of
+// shapes (H100, prolongation + restriction at 50M fine DoF; two calls agreed to 0.3%)
+// changed: float k = 2 64 x 16 (+1.9%), double k = 2 32 x 16 (+5.2%), k = 3 chunks of 3
+// (+1.8% float, +2.0% double), float k = 4 32 x 16 (+2.6%), float k = 5 32 x 32 (3 cells
+// along y: +8.4%); where tiles replace cells, the shape that won: one cell along y for double
+// k = 4, 5 and float k = 7, one cell along x and y for double k = 8 (the thread's registers:
+// a window of k + 1 values and 2 (k + 1) weights per point). -DVPATCH_TRANSFER_TILE_FX /
 // _FY / _CHUNK override them.
 constexpr int transfer_tile_cells(int fine_points, int degree) { return (fine_points + degree) / (2 * degree) > 0 ? (fine_points + degree) / (2 * degree) : 1; }
-constexpr int transfer_tile_cells_x(int degree, bool is_double)
+constexpr int transfer_tile_fine_x(int degree, bool is_double)
 {
-  return transfer_tile_cells(tuned(VPATCH_TRANSFER_TILE_FX, degree == 2 && !is_double ? 64 : 32), degree);
+  if (degree == 2 && !is_double) return 64;
+  if (degree == 8 && is_double) return 16;
+  return 32;
 }
-constexpr int transfer_tile_cells_y(int degree, bool is_double)
+constexpr int transfer_tile_fine_y(int degree, bool is_double)
 {
-  const int fine = degree == 2 || (degree == 4 && !is_double) ? 16 : degree == 5 && !is_double ? 32 : 24;
-  return transfer_tile_cells(tuned(VPATCH_TRANSFER_TILE_FY, fine), degree);
+  switch (degree) {
+  case 2: return 16;
+  case 4: return is_double ? 8 : 16;
+  case 5: return is_double ? 8 : 32;
+  case 7: return 16;
+  case 8: return 16;
+  default: return 24;
+  }
 }
+constexpr int transfer_tile_cells_x(int degree, bool is_double) { return transfer_tile_cells(tuned(VPATCH_TRANSFER_TILE_FX, transfer_tile_fine_x(degree, is_double)), degree); }
+constexpr int transfer_tile_cells_y(int degree, bool is_double) { return transfer_tile_cells(tuned(VPATCH_TRANSFER_TILE_FY, transfer_tile_fine_y(degree, is_double)), degree); }
 constexpr int transfer_tile_chunk(int degree) { return tuned(VPATCH_TRANSFER_TILE_CHUNK, degree == 3 ? 3 : 16 / degree > 2 ? 16 / degree : 2); }
 
 constexpr int cells_per_block_transfer(int dim, int degree)

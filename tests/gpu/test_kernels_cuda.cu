@@ -455,7 +455,7 @@ static void test_all(int dim, int k, bool quick, Tally &tally)
       test_level<d, kk, Number>(sub_box(d, kk, 100, c0, c1), ctx);
     }
     // 3D transfers on meshes of several tiles and chunks of the tiled kernels
-    // (transfer_tiles.cuh: 2..16 coarse cells per tile along x and y, 2..16 per chunk
+    // (transfer_tiles.cuh: 1..16 coarse cells per tile along x and y, 2..16 per chunk
     // along z; at least 11 coarse cells and 3 more than a tile's along x, so that partial
     // tiles follow whole ones): the whole mesh and a rank's sub-box of it.
     if constexpr (d == 3 && kk <= 8) {
