@@ -1,7 +1,8 @@
 // Grid transfers between a coarse level and the fine level of the same degree k (every
 // coarse cell split into 2^d fine cells): xf_owned += P xc_local and xc_local += P^T xf_owned,
-// one coarse cell per thread group, sum factorization in shared memory (3D k >= 2: tiles of
-// cells, transfer_tiles.cuh; k = 1: one thread per column of points, below). See cpu::prolongate,
+// one coarse cell per thread group, sum factorization in shared memory (3D, where tuning.hpp's
+// tiled_transfers says so: tiles of cells, transfer_tiles.cuh; 2D k = 1: one thread per column
+// of points, below). See cpu::prolongate,
 // cpu::restrict_add (transfer_rows rule: each fine point is written by exactly one cell).
 #include "../core/dispatch.hpp"
 #include "common.cuh"

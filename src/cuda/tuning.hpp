@@ -471,7 +471,8 @@ constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
   return tuned(VPATCH_GATHER_MIN_BLOCKS, 0);
 }
 
-// k = 1 transfers (restrict_k1_kernel, prolongate_k1_kernel): planes along the marching
+// k = 1 transfers by columns (restrict_k1_kernel, prolongate_k1_kernel: 2D, and 3D where
+// tiled_transfers is off, -DVPATCH_TRANSFER_TILES=0): planes along the marching
 // direction per block (restriction: coarse planes, prolongation: fine planes, even). Long
 // chunks left the restriction with fewer threads than the GPU holds (3D, 50M fine DoF:
 // 185^2 columns x 6 chunks of 32), each a long chain of dependent loads; shorter ones
