@@ -40,36 +40,45 @@ static PetscErrorCode CreateVector(DM dm, bool local, Vec *v)
 static PetscErrorCode CreateGlobalVector_VPatch(DM dm, Vec *v) { return CreateVector(dm, false, v); }
 static PetscErrorCode CreateLocalVector_VPatch(DM dm, Vec *v) { return CreateVector(dm, true, v); }
 
-static PetscErrorCode GlobalToLocalBegin_VPatch(DM dm, Vec g, InsertMode mode, Vec l)
+// Ghost exchange through the level's DMDA (made on first use where the level is on one rank).
+static PetscErrorCode GetDA(DM dm, DM *da)
 {
   std::shared_ptr<Level> L;
   PetscFunctionBegin;
   PetscCall(GetLevel(dm, &L));
-  PetscCall(DMGlobalToLocalBegin(L->da, g, mode, l));
+  PetscCall(LevelGetDA(*L, da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+static PetscErrorCode GlobalToLocalBegin_VPatch(DM dm, Vec g, InsertMode mode, Vec l)
+{
+  DM da;
+  PetscFunctionBegin;
+  PetscCall(GetDA(dm, &da));
+  PetscCall(DMGlobalToLocalBegin(da, g, mode, l));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 static PetscErrorCode GlobalToLocalEnd_VPatch(DM dm, Vec g, InsertMode mode, Vec l)
 {
-  std::shared_ptr<Level> L;
+  DM da;
   PetscFunctionBegin;
-  PetscCall(GetLevel(dm, &L));
-  PetscCall(DMGlobalToLocalEnd(L->da, g, mode, l));
+  PetscCall(GetDA(dm, &da));
+  PetscCall(DMGlobalToLocalEnd(da, g, mode, l));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 static PetscErrorCode LocalToGlobalBegin_VPatch(DM dm, Vec l, InsertMode mode, Vec g)
 {
-  std::shared_ptr<Level> L;
+  DM da;
   PetscFunctionBegin;
-  PetscCall(GetLevel(dm, &L));
-  PetscCall(DMLocalToGlobalBegin(L->da, l, mode, g));
+  PetscCall(GetDA(dm, &da));
+  PetscCall(DMLocalToGlobalBegin(da, l, mode, g));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 static PetscErrorCode LocalToGlobalEnd_VPatch(DM dm, Vec l, InsertMode mode, Vec g)
 {
-  std::shared_ptr<Level> L;
+  DM da;
   PetscFunctionBegin;
-  PetscCall(GetLevel(dm, &L));
-  PetscCall(DMLocalToGlobalEnd(L->da, l, mode, g));
+  PetscCall(GetDA(dm, &da));
+  PetscCall(DMLocalToGlobalEnd(da, l, mode, g));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -133,7 +142,7 @@ static PetscErrorCode Coarsen_VPatch(DM dmf, MPI_Comm, DM *dmc)
 
 static PetscErrorCode CreateDMFromLevel(const std::shared_ptr<Level> &level, VecType vtype, DM *dm)
 {
-  MPI_Comm comm = PetscObjectComm((PetscObject)level->da);
+  MPI_Comm comm = level->comm;
   PetscFunctionBegin;
   PetscCall(DMShellCreate(comm, dm));
   PetscCall(LevelCompose((PetscObject)*dm, level));
@@ -195,9 +204,7 @@ PetscErrorCode VPatchDMGetInfo(DM dm, PetscInt *dim, PetscInt *degree, PetscInt 
 
 PetscErrorCode VPatchDMGetDA(DM dm, DM *da)
 {
-  std::shared_ptr<Level> L;
   PetscFunctionBegin;
-  PetscCall(GetLevel(dm, &L));
-  *da = L->da;
+  PetscCall(GetDA(dm, da));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -6,6 +6,7 @@ namespace vpatch {
 Level::~Level()
 {
   if (da) (void)DMDestroy(&da);
+  if (comm != MPI_COMM_NULL) (void)PetscCommDestroy(&comm);
 }
 
 PetscInt Level::global_points() const
@@ -57,58 +58,83 @@ PetscErrorCode LevelPartition(MPI_Comm comm, PetscInt dim, PetscInt cells, std::
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// Support points rank r owns along direction d: its cells' first points, and the last
+// point of the direction on the last rank.
+static std::vector<PetscInt> OwnedPoints(const Level &L, PetscInt d)
+{
+  std::vector<PetscInt> own;
+  const size_t parts = L.cell_ranges[d].size() - 1;
+  for (size_t r = 0; r < parts; ++r) own.push_back((L.cell_ranges[d][r + 1] - L.cell_ranges[d][r]) * L.degree + (r + 1 == parts ? 1 : 0));
+  return own;
+}
+
+PetscErrorCode LevelGetDA(Level &L, DM *da)
+{
+  PetscFunctionBegin;
+  if (!L.da) {
+    const PetscInt n = L.points_per_direction();
+    std::vector<PetscInt> own[3];
+    for (PetscInt d = 0; d < L.dim; ++d) own[d] = OwnedPoints(L, d);
+    if (L.dim == 2) {
+      PetscCall(DMDACreate2d(L.comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n, n, (PetscInt)own[0].size(),
+                             (PetscInt)own[1].size(), 1, L.degree, own[0].data(), own[1].data(), &L.da));
+    } else {
+      PetscCall(DMDACreate3d(L.comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n, n, n,
+                             (PetscInt)own[0].size(), (PetscInt)own[1].size(), (PetscInt)own[2].size(), 1, L.degree, own[0].data(),
+                             own[1].data(), own[2].data(), &L.da));
+    }
+    PetscCall(DMSetUp(L.da));
+    PetscCall(DMDAGetScatter(L.da, &L.gtol, nullptr));
+  }
+  *da = L.da;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode LevelCreate(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscInt cells, const std::vector<PetscInt> ranges[3],
                            std::shared_ptr<Level> *out)
 {
   auto L = std::make_shared<Level>();
+  PetscMPIInt size;
   PetscFunctionBegin;
   PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "vpatch supports dimension 2 or 3, not %" PetscInt_FMT, dim);
   PetscCheck(degree >= 1 && degree <= kMaxDegree, comm, PETSC_ERR_ARG_OUTOFRANGE, "vpatch supports degree 1 to %d, not %" PetscInt_FMT,
              kMaxDegree, degree);
   PetscCheck(cells >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "The number of cells per direction must be at least 1, not %" PetscInt_FMT, cells);
+  PetscCall(PetscCommDuplicate(comm, &L->comm, nullptr));
+  PetscCallMPI(MPI_Comm_size(L->comm, &size));
   L->dim = dim;
   L->degree = degree;
   L->cells = cells;
-  const PetscInt n = cells * degree + 1;
-  std::vector<PetscInt> own[3];
   for (PetscInt d = 0; d < dim; ++d) {
     L->cell_ranges[d] = ranges[d];
-    const size_t parts = ranges[d].size() - 1;
-    for (size_t r = 0; r < parts; ++r) {
-      const PetscInt c0 = ranges[d][r], c1 = ranges[d][r + 1];
-      PetscCheck(c1 > c0, comm, PETSC_ERR_ARG_INCOMP,
-                 "Cannot distribute %" PetscInt_FMT " cells per direction over %d ranks in direction %d: a rank would own no cell",
-                 cells, (int)parts, (int)d);
-      own[d].push_back((c1 - c0) * degree + (r + 1 == parts ? 1 : 0));
+    for (size_t r = 0; r + 1 < ranges[d].size(); ++r)
+      PetscCheck(ranges[d][r + 1] > ranges[d][r], comm, PETSC_ERR_ARG_INCOMP,
+                 "Cannot distribute %" PetscInt_FMT " cells per direction over %d ranks in direction %d: a rank would own no cell", cells,
+                 (int)(ranges[d].size() - 1), (int)d);
+  }
+  int os[3] = {0, 0, 0}, om[3] = {1, 1, 1}, gs[3] = {0, 0, 0}, gm[3] = {1, 1, 1};
+  if (size > 1) { // the rank's owned and ghosted points from the DMDA, which the ghost exchange needs
+    DM       da;
+    PetscInt xs[3] = {0, 0, 0}, xm[3] = {1, 1, 1}, gxs[3] = {0, 0, 0}, gxm[3] = {1, 1, 1};
+    PetscCall(LevelGetDA(*L, &da));
+    PetscCall(DMDAGetCorners(da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+    PetscCall(DMDAGetGhostCorners(da, &gxs[0], &gxs[1], &gxs[2], &gxm[0], &gxm[1], &gxm[2]));
+    for (int d = 0; d < 3; ++d) {
+      os[d] = (int)xs[d]; om[d] = (int)xm[d]; gs[d] = (int)gxs[d]; gm[d] = (int)gxm[d];
     }
-  }
-  if (dim == 2) {
-    PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n, n, (PetscInt)own[0].size(),
-                           (PetscInt)own[1].size(), 1, degree, own[0].data(), own[1].data(), &L->da));
-  } else {
-    PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n, n, n,
-                           (PetscInt)own[0].size(), (PetscInt)own[1].size(), (PetscInt)own[2].size(), 1, degree, own[0].data(),
-                           own[1].data(), own[2].data(), &L->da));
-  }
-  PetscCall(DMSetUp(L->da));
-  PetscInt xs[3] = {0, 0, 0}, xm[3] = {1, 1, 1}, gxs[3] = {0, 0, 0}, gxm[3] = {1, 1, 1};
-  PetscCall(DMDAGetCorners(L->da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
-  PetscCall(DMDAGetGhostCorners(L->da, &gxs[0], &gxs[1], &gxs[2], &gxm[0], &gxm[1], &gxm[2]));
-  int os[3], om[3], gs[3], gm[3];
-  for (int d = 0; d < 3; ++d) {
-    os[d] = (int)xs[d]; om[d] = (int)xm[d]; gs[d] = (int)gxs[d]; gm[d] = (int)gxm[d];
+  } else { // one rank: every point owned, no ghosts (no periodic directions)
+    for (PetscInt d = 0; d < dim; ++d) om[d] = gm[d] = (int)L->points_per_direction();
   }
   L->box = make_box((int)dim, (int)degree, (int)cells, os, om, gs, gm);
   L->element = std::make_unique<Element1D>((int)degree);
   L->matrices = std::make_unique<Level1D>(*L->element, (int)cells);
-  PetscCall(DMDAGetScatter(L->da, &L->gtol, nullptr));
   *out = std::move(L);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode LevelCoarsen(const Level &fine, std::shared_ptr<Level> *coarse)
 {
-  MPI_Comm comm = PetscObjectComm((PetscObject)fine.da);
+  MPI_Comm comm = fine.comm;
   std::vector<PetscInt> ranges[3];
   PetscFunctionBegin;
   PetscCheck(fine.cells % 2 == 0, comm, PETSC_ERR_ARG_INCOMP,

@@ -13,13 +13,18 @@
 namespace vpatch {
 
 struct Level {
+  MPI_Comm comm = MPI_COMM_NULL;        // PETSc's inner communicator of the level (held, released by the destructor)
   PetscInt dim = 0, degree = 0, cells = 0;
   std::vector<PetscInt> cell_ranges[3]; // per direction: rank r owns cells [ranges[r], ranges[r+1])
-  DM da = nullptr;                      // DMDA over the (cells*degree+1)^dim support points, box stencil of width degree
+  // DMDA over the (cells*degree+1)^dim support points, box stencil of width degree: made with
+  // the level where it spans several ranks (its scatter exchanges the ghosts), on first
+  // request (LevelGetDA) on one rank, where nothing in a solve needs it and its setup (the
+  // global-to-local scatter of every point) is the largest part of building a level.
+  DM da = nullptr;
   Box box{};
   std::unique_ptr<Element1D> element;
   std::unique_ptr<Level1D> matrices;
-  PetscSF gtol = nullptr;               // global -> ghosted local (the DMDA's scatter, not owned)
+  PetscSF gtol = nullptr;               // global -> ghosted local (the DMDA's scatter, not owned; with the DMDA)
 
   ~Level();
   PetscInt points_per_direction() const { return cells * degree + 1; }
@@ -34,6 +39,8 @@ PetscErrorCode LevelCreate(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscIn
 PetscErrorCode LevelPartition(MPI_Comm comm, PetscInt dim, PetscInt cells, std::vector<PetscInt> ranges[3]);
 // The level with half the cells per direction and every rank's cells halved.
 PetscErrorCode LevelCoarsen(const Level &fine, std::shared_ptr<Level> *coarse);
+// The level's DMDA (and gtol), made now if it was not yet (collective on the level's comm).
+PetscErrorCode LevelGetDA(Level &level, DM *da);
 
 // The level attached to a DM, Mat or PC-visible object (nullptr if none).
 PetscErrorCode LevelQuery(PetscObject obj, std::shared_ptr<Level> *level);
