@@ -49,36 +49,14 @@ static PetscErrorCode GetDA(DM dm, DM *da)
   PetscCall(LevelGetDA(*L, da));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-static PetscErrorCode GlobalToLocalBegin_VPatch(DM dm, Vec g, InsertMode mode, Vec l)
+// The DMSHELL's global-to-local and local-to-global hooks: PETSc's own on the DMDA.
+template <PetscErrorCode (*OnDA)(DM, Vec, InsertMode, Vec)>
+static PetscErrorCode Exchange_VPatch(DM dm, Vec from, InsertMode mode, Vec to)
 {
   DM da;
   PetscFunctionBegin;
   PetscCall(GetDA(dm, &da));
-  PetscCall(DMGlobalToLocalBegin(da, g, mode, l));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-static PetscErrorCode GlobalToLocalEnd_VPatch(DM dm, Vec g, InsertMode mode, Vec l)
-{
-  DM da;
-  PetscFunctionBegin;
-  PetscCall(GetDA(dm, &da));
-  PetscCall(DMGlobalToLocalEnd(da, g, mode, l));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-static PetscErrorCode LocalToGlobalBegin_VPatch(DM dm, Vec l, InsertMode mode, Vec g)
-{
-  DM da;
-  PetscFunctionBegin;
-  PetscCall(GetDA(dm, &da));
-  PetscCall(DMLocalToGlobalBegin(da, l, mode, g));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-static PetscErrorCode LocalToGlobalEnd_VPatch(DM dm, Vec l, InsertMode mode, Vec g)
-{
-  DM da;
-  PetscFunctionBegin;
-  PetscCall(GetDA(dm, &da));
-  PetscCall(DMLocalToGlobalEnd(da, l, mode, g));
+  PetscCall(OnDA(da, from, mode, to));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -150,8 +128,8 @@ static PetscErrorCode CreateDMFromLevel(const std::shared_ptr<Level> &level, Vec
   if (vtype) PetscCall(DMSetVecType(*dm, vtype));
   PetscCall(DMShellSetCreateGlobalVector(*dm, CreateGlobalVector_VPatch));
   PetscCall(DMShellSetCreateLocalVector(*dm, CreateLocalVector_VPatch));
-  PetscCall(DMShellSetGlobalToLocal(*dm, GlobalToLocalBegin_VPatch, GlobalToLocalEnd_VPatch));
-  PetscCall(DMShellSetLocalToGlobal(*dm, LocalToGlobalBegin_VPatch, LocalToGlobalEnd_VPatch));
+  PetscCall(DMShellSetGlobalToLocal(*dm, Exchange_VPatch<DMGlobalToLocalBegin>, Exchange_VPatch<DMGlobalToLocalEnd>));
+  PetscCall(DMShellSetLocalToGlobal(*dm, Exchange_VPatch<DMLocalToGlobalBegin>, Exchange_VPatch<DMLocalToGlobalEnd>));
   PetscCall(DMShellSetCreateMatrix(*dm, CreateMatrix_VPatch));
   PetscCall(DMShellSetCreateInterpolation(*dm, CreateInterpolation_VPatch));
   PetscCall(DMShellSetCoarsen(*dm, Coarsen_VPatch));
