@@ -9,6 +9,7 @@
 set -uo pipefail
 B=${1:-build-cuda}
 LOG=${2:-${OUT:-/tmp}}
+mkdir -p "$LOG"
 P=$B/examples/poisson
 fails=0; passes=0
 ok()   { passes=$((passes+1)); echo "PASS $*"; }
