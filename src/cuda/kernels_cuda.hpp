@@ -22,6 +22,28 @@ void device_free(void *p);
 void copy_to_device(void *dst, const void *src, std::size_t bytes);
 void memset_zero(void *p, std::size_t bytes, void *stream);
 
+// Work enqueued by the host recorded once into a CUDA graph (stream capture on a stream of
+// its own) and replayed by one launch on any stream: for a sequence of small kernels whose
+// arguments do not change (the coarse levels of a V-cycle), one launch instead of one per
+// kernel. begin() starts a capture and returns the stream to enqueue the work on; end()
+// instantiates it (false, nothing kept, if the capture failed: an operation that cannot be
+// captured ran on that stream).
+class CapturedGraph {
+public:
+  CapturedGraph() = default;
+  CapturedGraph(const CapturedGraph &) = delete;
+  CapturedGraph &operator=(const CapturedGraph &) = delete;
+  ~CapturedGraph();
+  void *begin();
+  bool end();
+  bool ready() const { return exec_ != nullptr; }
+  void launch(void *stream) const;
+  void reset(); // drops the graph (keeps the capture stream)
+
+private:
+  void *stream_ = nullptr, *graph_ = nullptr, *exec_ = nullptr; // cudaStream_t, cudaGraph_t, cudaGraphExec_t
+};
+
 // y_local = sum over owned cells A_K x_local (x zero on the domain boundary; every local
 // point is written, points outside the owned cells' closure get 0).
 template <typename Number>

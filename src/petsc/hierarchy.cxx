@@ -1,5 +1,6 @@
 #include "hierarchy.hpp"
 #include "logging.hpp"
+#include <exception>
 
 namespace vpatch {
 
@@ -24,6 +25,72 @@ void Hierarchy<Number>::set_stream(void *stream)
   for (auto &o : ops_) o->set_stream(stream);
 }
 
+#if defined(VPATCH_HAVE_CUDA)
+static constexpr bool graphs_built = true;
+#else
+static constexpr bool graphs_built = false;
+#endif
+
+static bool same(const CycleConfig &a, const CycleConfig &b)
+{
+  const SmootherConfig &s = a.smoother, &t = b.smoother;
+  return a.smooth_its == b.smooth_its && a.cycles == b.cycles && s.sweep == t.sweep && s.type == t.type && s.damping == t.damping &&
+         s.solver == t.solver && s.kernel == t.kernel;
+}
+
+template <typename Number>
+void Hierarchy<Number>::use_graphs(bool on)
+{
+  graphs_on_ = on;
+  graph_level_ = -1;
+  if constexpr (graphs_built)
+    if (graph_) graph_->reset();
+  if (!graphs_built || !on || ops_.front()->space() != MemSpace::Device) return;
+  for (auto &o : ops_)
+    if (o->distributed()) return; // ghost exchanges through MPI in the cycle
+  for (int l = 0; l < size(); ++l)
+    if ((long)ops_[l]->box().owned_points() <= graph_points() && (!external_ || l < size() - 1)) graph_level_ = l;
+}
+
+// Replays (or first records) the cycle from zero of levels l and below; done = false where
+// none can be recorded (the cycle then runs directly, and no graph is tried again).
+template <typename Number>
+PetscErrorCode Hierarchy<Number>::graph_cycle(const CycleConfig &cfg, int l, bool *done)
+{
+  PetscFunctionBegin;
+  *done = false;
+  if constexpr (graphs_built) {
+    void *stream = ops_[l]->stream();
+    if (!graph_) graph_ = {new cuda::CapturedGraph, [](cuda::CapturedGraph *g) { delete g; }};
+    if (!graph_->ready() || !same(cfg, graph_cfg_)) {
+      void *capture = graph_->begin();
+      for (int i = 0; i <= l; ++i) ops_[i]->set_stream(capture);
+      capturing_ = true;
+      PetscErrorCode ierr = PETSC_SUCCESS;
+      bool threw = false;
+      try {
+        ierr = cycle_level(cfg, l, true);
+      } catch (const std::exception &) {
+        threw = true;
+      }
+      capturing_ = false;
+      for (int i = 0; i <= l; ++i) ops_[i]->set_stream(stream);
+      const bool recorded = graph_->end();
+      PetscCall(ierr);
+      if (threw || !recorded) {
+        graph_->reset();
+        graph_level_ = -1;
+        PetscCall(PetscInfo(nullptr, "vpatch: the cycle of level %d could not be recorded as a CUDA graph; it runs kernel by kernel\n", l));
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+      graph_cfg_ = cfg;
+    }
+    graph_->launch(stream);
+    *done = true;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 template <typename Number>
 PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, bool zero_guess)
 {
@@ -32,6 +99,15 @@ PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, boo
   Number *x = solution(l), *r = r_[l].data();
   PetscFunctionBegin;
   PetscCheck(b && x, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Hierarchy: the external finest level's arrays are not bound");
+  if (zero_guess && l == graph_level_ && !capturing_) {
+    PetscBool logging;
+    bool done;
+    PetscCall(PetscLogIsActive(&logging));
+    if (!logging) {
+      PetscCall(graph_cycle(cfg, l, &done));
+      if (done) PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   if (zero_guess) PetscCall(A.zero(x));
   if (l == 0) { // one undamped multiplicative sweep: exact on 2 cells per direction, whatever the levels use
     SmootherConfig coarse = cfg.smoother;

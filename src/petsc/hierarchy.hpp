@@ -40,13 +40,29 @@ public:
   // x_l = cycle on level l (levels l and below) applied to b_l.
   PetscErrorCode cycle_level(const CycleConfig &cfg, int l, bool zero_guess);
 
+  // CUDA graphs (device memory, one rank): the cycles from zero of the finest level with at
+  // most graph_points() points and the levels below it (all their arrays the hierarchy's
+  // own) are recorded once per configuration and replayed by one launch, where a launch per
+  // kernel would leave the GPU waiting on the host (the small levels are latency-bound).
+  // Not while PETSc logs events (they time and count each kernel on the host).
+  void use_graphs(bool on);
+  bool graphs_requested() const { return graphs_on_; }
+  static constexpr long graph_points() { return 1L << 21; }
+  int graph_level() const { return graph_level_; }
+
 private:
+  PetscErrorCode graph_cycle(const CycleConfig &cfg, int l, bool *done);
   std::vector<std::unique_ptr<LevelOps<Number>>> ops_;
   std::vector<std::unique_ptr<TransferOps<Number>>> transfers_; // transfers_[l]: level l-1 -> l
   std::vector<Buffer<Number>> b_, x_, r_;
   bool external_ = false;
   const Number *finest_b_ = nullptr;
   Number *finest_x_ = nullptr;
+  bool graphs_on_ = false;
+  int graph_level_ = -1; // the level whose cycles from zero replay graph_ (-1: none)
+  bool capturing_ = false;
+  CycleConfig graph_cfg_{};
+  std::unique_ptr<cuda::CapturedGraph, void (*)(cuda::CapturedGraph *)> graph_{nullptr, nullptr};
 };
 
 } // namespace vpatch

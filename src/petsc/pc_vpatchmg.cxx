@@ -25,6 +25,7 @@ struct PC_VPatchMG {
   PetscInt cycle = 1; // 1: V, 2: W
   PetscInt precision = 0; // 0 single, 1 double
   PetscBool fmg_double = PETSC_TRUE; // single-precision full multigrid: level solutions in double (MixedFMG)
+  PetscBool graphs = PETSC_TRUE;     // CUDA graphs of the small levels' cycles (Hierarchy::use_graphs)
   std::vector<std::shared_ptr<Level>> mesh;
   std::unique_ptr<Hierarchy<float>> single;
   std::unique_ptr<Hierarchy<double>> dbl;
@@ -118,6 +119,7 @@ static PetscErrorCode GetHierarchy(PC_VPatchMG *mg, MemSpace s, std::unique_ptr<
   mg->space = s;
   PetscCall(CurrentStream(s, &stream));
   h->set_stream(stream);
+  if (h->graphs_requested() != (bool)mg->graphs) h->use_graphs(mg->graphs);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -207,6 +209,7 @@ static PetscErrorCode PCSetFromOptions_VPatchMG(PC pc, PetscOptionItems *PetscOp
   PetscCall(PetscOptionsBool("-pc_vpatchmg_fmg_double", "Single-precision full multigrid (PCVPatchMGApplyFull) keeps the level solutions in double: a float cycle per level on the double residual", "", mg->fmg_double, &mg->fmg_double, nullptr));
   PetscCall(PetscOptionsEList("-pc_vpatchmg_cycle_type", "Cycle type", "", PCVPatchMGCycleTypes + 1, 2, PCVPatchMGCycleTypes[mg->cycle], &v, &flg));
   if (flg) mg->cycle = v + 1;
+  PetscCall(PetscOptionsBool("-pc_vpatchmg_cuda_graphs", "On the GPU, replay the cycles of the small levels (at most 2^21 points) as CUDA graphs", "", mg->graphs, &mg->graphs, nullptr));
   PetscCall(mg->smoother.set_from_options(PetscOptionsObject, "-pc_vpatchmg"));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -224,6 +227,11 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
   if (mg->precision == 0)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  full multigrid: %s\n",
                                      mg->fmg_double ? "level solutions in double, one float cycle per level on the double residual" : "all in float"));
+  if (mg->space == MemSpace::Device) {
+    const int gl = mg->precision == 0 ? (mg->single ? mg->single->graph_level() : -1) : (mg->dbl ? mg->dbl->graph_level() : -1);
+    if (gl >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: the cycles of levels 0..%d\n", gl));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: none%s\n", mg->graphs ? "" : " (-pc_vpatchmg_cuda_graphs 0)"));
+  }
   if (mg->mesh.empty()) PetscFunctionReturn(PETSC_SUCCESS);
   const Level &F = *mg->mesh.back();
   PetscCall(PetscViewerASCIIPushTab(viewer));

@@ -52,6 +52,24 @@ for k in 1 3 7; do cmp_run "3D Q$k mixed fmg" -dim 3 -degree $k -refine 3 -pc_ty
 cmp_run "2D Q5 mixed" -dim 2 -degree 5 -refine 6 -pc_type vpatchmg
 cmp_run "2D Q5 mixed fmg" -dim 2 -degree 5 -refine 6 -pc_type vpatchmg -fmg
 for f in "" -fmg; do cmp_run "3D Q3 vpatchmg double $f" -dim 3 -degree 3 -refine 3 -pc_type vpatchmg -pc_vpatchmg_precision double $f; done
+# CUDA graphs of the small levels' cycles (PCVPATCHMG on one rank): the same iterations and
+# residuals as kernel by kernel (to the run-to-run spread of the atomics, 1e-3 relative)
+graphs() { # args: options...
+  local a b
+  a=$($P "$@" -dm_vec_type cuda -pc_vpatchmg_cuda_graphs 0 -ksp_view | grep -E '^summary:|CUDA graphs:') || true
+  b=$($P "$@" -dm_vec_type cuda -repeat 2 -ksp_view | grep -E '^summary:|CUDA graphs:') || true
+  local ia ib ra rb
+  ia=$(echo "$a" | field iterations); ib=$(echo "$b" | field iterations)
+  ra=$(echo "$a" | field rel_residual); rb=$(echo "$b" | field rel_residual)
+  if [ -n "$ia" ] && [ "$ia" = "$ib" ] && echo "$b" | grep -q 'CUDA graphs: the cycles of levels' && echo "$a" | grep -q 'CUDA graphs: none' &&
+     python3 -c "import sys; a,b=float('$ra'),float('$rb'); sys.exit(0 if abs(a-b)<=1e-3*abs(a) else 1)"; then
+    ok "graphs $*: iterations $ia/$ib, residual $ra/$rb"
+  else bad "graphs $*: $a | $b"; fi
+}
+graphs -dim 3 -degree 3 -cells 32 -pc_type vpatchmg
+graphs -dim 3 -degree 3 -cells 32 -pc_type vpatchmg -fmg
+graphs -dim 3 -degree 2 -cells 32 -pc_type vpatchmg -pc_vpatchmg_precision double -pc_vpatchmg_cycle_type w -pc_vpatchmg_smooth_its 2 -pc_vpatchmg_sweep symmetric
+graphs -dim 2 -degree 5 -cells 256 -pc_type vpatchmg -ksp_type cg -pc_vpatchmg_sweep symmetric
 # two ranks on one GPU: ghost exchange of device arrays through the DMDA's PetscSF
 c=$(mpiexec -n 1 $P -dim 3 -degree 3 -refine 3 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -dm_vec_type cuda | grep '^summary:' | field iterations)
 g=$(mpiexec --oversubscribe -n 2 $P -dim 3 -degree 3 -refine 3 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -dm_vec_type cuda | grep '^summary:' | field iterations)
