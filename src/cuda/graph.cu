@@ -13,6 +13,7 @@ CapturedGraph::~CapturedGraph()
 
 void CapturedGraph::reset()
 {
+  // (an executable graph still in flight is freed when it completes: cuGraphExecDestroy)
   if (exec_) cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(exec_));
   if (graph_) cudaGraphDestroy(static_cast<cudaGraph_t>(graph_));
   exec_ = graph_ = nullptr;
