@@ -18,12 +18,8 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
-timeout_s=${VPATCH_TEST_TIMEOUT:-60}
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-echo "+ $* -malloc_dump -malloc_debug"
-timeout -k 5 "$timeout_s" "$@" -malloc_dump -malloc_debug >"$out" 2>&1
-rc=$?
+. "$(dirname "$0")/run_captured.sh"
+run_captured 60 "$@" -malloc_dump -malloc_debug
 leak_re='^\[ *[0-9]+\] *[0-9]+ bytes |Total space allocated|[Cc]orrupted memory|PetscMallocValidate'
 grep -v 'Configure options' "$out" | tail -20
 nleak=$(grep -E -c -- "$leak_re" "$out")

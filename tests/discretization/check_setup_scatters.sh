@@ -6,14 +6,10 @@
 # COMMAND must exit 0 within VPATCH_TEST_TIMEOUT (default 60 s).
 # Usage: check_setup_scatters.sh absent|present COMMAND [ARGS...] (COMMAND gets -log_view)
 set -u
+. "$(dirname "$0")/run_captured.sh"
 expect=$1
 shift
-timeout_s=${VPATCH_TEST_TIMEOUT:-60}
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-echo "+ $* -log_view"
-timeout -k 5 "$timeout_s" "$@" -log_view >"$out" 2>&1
-rc=$?
+run_captured 60 "$@" -log_view
 grep '^summary:' "$out"
 graphs=$(awk '$1 == "SFSetGraph" { print $2 }' "$out" | head -1)
 echo "SFSetGraph calls: ${graphs:-0}"

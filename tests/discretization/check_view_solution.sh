@@ -4,14 +4,10 @@
 # numeric lines (one per support point), whatever the number of ranks.
 # Usage: check_view_solution.sh COUNT COMMAND [ARGS...]
 set -u
+. "$(dirname "$0")/run_captured.sh"
 count=$1
 shift
-timeout_s=${VPATCH_TEST_TIMEOUT:-30}
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-echo "+ $*"
-timeout -k 5 "$timeout_s" "$@" >"$out" 2>&1
-rc=$?
+run_captured 30 "$@"
 grep -v 'Configure options' "$out" | head -40
 n=$(grep -c -E '^ *-?[0-9][0-9.]*([eE][-+]?[0-9]+)? *$' "$out")
 fail=0

@@ -12,12 +12,8 @@ if [ $# -lt 2 ]; then
 fi
 regex=$1
 shift
-timeout_s=${VPATCH_TEST_TIMEOUT:-30}
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-echo "+ $*"
-timeout -k 5 "$timeout_s" "$@" >"$out" 2>&1
-rc=$?
+. "$(dirname "$0")/run_captured.sh"
+run_captured 30 "$@"
 grep -v 'Configure options' "$out" | head -30
 fail=0
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
