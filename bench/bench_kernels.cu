@@ -1,5 +1,6 @@
 // PETSc-free microbenchmark of the CUDA level kernels (src/cuda): one smoothing step (all
-// 2^d colors, forward, in place) per smoother kernel variant, laplace_apply, and
+// 2^d colors, forward, in place) per smoother kernel variant, laplace_apply,
+// laplace_residual (y = b - A x) and
 // prolongate + restrict_add, for 2D and 3D, k = 1..8, float and double, on one GPU.
 //
 // Protocol (paper section 4): one warm-up run, then 10 groups of 10 runs timed with CUDA
@@ -246,6 +247,13 @@ static void bench_level(int dim, int k, const Options &opt)
       const double sec = time_best([&] { cuda::laplace_apply<Number>(box, dt.op, x.p, t.p, s); }, s, opt.groups, opt.reps);
       emit({dim, k, prec, "laplace_apply", dofs, sec, ncells * c.flops, ncells * (c.reads + c.writes) * bsz, 2.0});
     }
+    if (opt.wants("laplace_residual")) {
+      // y = b - A x, the form the cycles and the full multigrid run (gather kernel: b read at
+      // the store; cell kernel: y = b copied, then the operator subtracted)
+      const cuda::KernelCost c = cuda::laplace_cost(dim, k, sizeof(Number) == 8);
+      const double sec = time_best([&] { cuda::laplace_residual<Number>(box, dt.op, b.p, x.p, t.p, s); }, s, opt.groups, opt.reps);
+      emit({dim, k, prec, "laplace_residual", dofs, sec, ncells * c.flops, ncells * (c.reads + c.writes) * bsz, 3.0});
+    }
     if (opt.wants("prolongate+restrict")) {
       const cuda::KernelCost c = cuda::transfer_cost(dim, k, sizeof(Number) == 8);
       const double sec = time_best(
@@ -296,9 +304,9 @@ int main(int argc, char **argv)
   for (size_t a = 0; a < opt.ops.size();) { // every name in --ops must be an operation
     const size_t b = std::min(opt.ops.find(',', a), opt.ops.size());
     const std::string op = opt.ops.substr(a, b - a);
-    const char *known[] = {"smooth_fused", "smooth_basic", "smooth_boundary", "smooth_global", "laplace_apply", "prolongate+restrict"};
+    const char *known[] = {"smooth_fused", "smooth_basic", "smooth_boundary", "smooth_global", "laplace_apply", "laplace_residual", "prolongate+restrict"};
     if (std::none_of(std::begin(known), std::end(known), [&](const char *k) { return op == k; })) {
-      std::fprintf(stderr, "--ops: unknown operation '%s' (smooth_fused, smooth_basic, smooth_boundary, smooth_global, laplace_apply, prolongate+restrict)\n", op.c_str());
+      std::fprintf(stderr, "--ops: unknown operation '%s' (smooth_fused, smooth_basic, smooth_boundary, smooth_global, laplace_apply, laplace_residual, prolongate+restrict)\n", op.c_str());
       return 2;
     }
     a = b + 1;

@@ -267,7 +267,23 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_mi
 #pragma unroll
     for (int c = 0; c < W; ++c) acc[r][c] = Number(0);
   const long col = column_offset<dim>(box.gm, Tile::col0(), Tile::col1());
+  auto out_index = [&](int r, int l) { return col + (dim == 3 ? (long)r * box.gm[0] : r * Tile::X) + (long)(l - z0) * stride; };
+  // The residual's b of output plane l (tuning.hpp, gather_early_rhs): loaded EB iterations
+  // before the one that stores it, so that its latency overlaps the planes' work.
+  constexpr int EB = residual ? gather_early_rhs(dim, k, sizeof(Number) == 8) : 0;
+  Number bq[EB > 0 ? EB : 1][R];
+  auto load_rhs = [&](Number(&dst)[R], int l) {
+#pragma unroll
+    for (int r = 0; r < R; ++r) dst[r] = in[r] && l >= l_begin && l < l_end ? rhs[out_index(r, l)] : Number(0);
+  };
+  if constexpr (EB > 1) load_rhs(bq[EB - 1], p_first - k); // the plane iteration t = 0 completes
   for (int t = 0; t < np; ++t) {
+    if constexpr (EB == 1) load_rhs(bq[0], p_first + t - k);
+    if constexpr (EB == 2) {
+#pragma unroll
+      for (int r = 0; r < R; ++r) bq[0][r] = bq[1][r];
+      load_rhs(bq[1], p_first + t + 1 - k);
+    }
     __pipeline_wait_prior(D - 2); // this thread's copies of plane t have landed
     __syncthreads();              // everyone's; and stage (t - 1) % D is no longer read
     issue(t + D - 1);
@@ -326,8 +342,10 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_mi
 #pragma unroll
       for (int r = 0; r < R; ++r)
         if (in[r]) {
-          const long o = col + (dim == 3 ? (long)r * box.gm[0] : r * Tile::X) + (long)(l - z0) * stride;
-          y[o] = static_cast<Out>(residual ? rhs[o] - acc[r][0] : acc[r][0]);
+          const long o = out_index(r, l);
+          Number v = acc[r][0];
+          if constexpr (residual) v = (EB > 0 ? bq[0][r] : rhs[o]) - v;
+          y[o] = static_cast<Out>(v);
         }
     }
   }

@@ -107,6 +107,9 @@
 #ifndef VPATCH_GATHER_KMAX_2D
 #define VPATCH_GATHER_KMAX_2D -1
 #endif
+#ifndef VPATCH_GATHER_EARLY_RHS
+#define VPATCH_GATHER_EARLY_RHS -1
+#endif
 #ifndef VPATCH_GATHER_KMAX_3D
 #define VPATCH_GATHER_KMAX_3D -1
 #endif
@@ -438,6 +441,18 @@ constexpr int gather_rows_2d(int degree, bool is_double)
 constexpr int gather_rows(int dim, int degree, bool is_double)
 {
   return dim == 3 ? tuned(VPATCH_GATHER_ROWS, is_double ? 2 : 4) : tuned(VPATCH_GATHER_ROWS_2D, gather_rows_2d(degree, is_double));
+}
+// The residual form of the gather kernel (y = b - A x, the cycles' and the full multigrid's
+// residuals) loads b: 0 at each output plane's store (the store waits for the load), 1 at the
+// start of the plane iteration that completes the output, 2 one iteration earlier (R more
+// registers). -DVPATCH_GATHER_EARLY_RHS=D overrides. H100, same call, residual GDoF/s 0 / 1 /
+// 2 (bench/NOTES.md, "Early loads of b in the residual"; the apply runs at 77 / 144 for 3D k = 3
+// double / float): 3D double k = 1 88 / 102 / 103, k = 2 77 / 97 / 96, k = 3 43 / 64 / 64;
+// 3D float k = 1 165 / 211 / 197, k = 2 146 / 167 / 172, k = 3 82 / 111 / 112; 2D double k = 4
+// 83 / 84 / 67 (R = 1: 78 -> 94 registers), k = 5 49 / 70 / 74; 2D float k = 6 68 / 131 / 134.
+constexpr int gather_early_rhs(int dim, int degree, bool is_double)
+{
+  return tuned(VPATCH_GATHER_EARLY_RHS, (dim == 3 && degree == 1 && !is_double) || (dim == 2 && gather_rows(dim, degree, is_double) == 1) ? 1 : 2);
 }
 // 3D gather: the x sums of a plane's halo rows formed once per block in shared memory (one
 // more barrier per plane) instead of by every thread whose rows need them ((R + 2k) / R

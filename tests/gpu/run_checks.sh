@@ -53,7 +53,8 @@ cmp_run "2D Q5 mixed" -dim 2 -degree 5 -refine 6 -pc_type vpatchmg
 cmp_run "2D Q5 mixed fmg" -dim 2 -degree 5 -refine 6 -pc_type vpatchmg -fmg
 for f in "" -fmg; do cmp_run "3D Q3 vpatchmg double $f" -dim 3 -degree 3 -refine 3 -pc_type vpatchmg -pc_vpatchmg_precision double $f; done
 # CUDA graphs of the small levels' cycles (PCVPATCHMG on one rank): the same iterations and
-# residuals as kernel by kernel (to the run-to-run spread of the atomics, 1e-3 relative)
+# residuals as kernel by kernel, to the run-to-run spread of the atomics (1e-2 relative: three
+# runs of the 2D Q5 case without graphs gave 6.885e-11..6.904e-11, 2.8e-3 apart)
 graphs() { # args: options...
   local a b
   a=$($P "$@" -dm_vec_type cuda -pc_vpatchmg_cuda_graphs 0 -ksp_view | grep -E '^summary:|CUDA graphs:') || true
@@ -62,7 +63,7 @@ graphs() { # args: options...
   ia=$(echo "$a" | field iterations); ib=$(echo "$b" | field iterations)
   ra=$(echo "$a" | field rel_residual); rb=$(echo "$b" | field rel_residual)
   if [ -n "$ia" ] && [ "$ia" = "$ib" ] && echo "$b" | grep -q 'CUDA graphs: the cycles of levels' && echo "$a" | grep -q 'CUDA graphs: none' &&
-     python3 -c "import sys; a,b=float('$ra'),float('$rb'); sys.exit(0 if abs(a-b)<=1e-3*abs(a) else 1)"; then
+     python3 -c "import sys; a,b=float('$ra'),float('$rb'); sys.exit(0 if abs(a-b)<=1e-2*abs(a) else 1)"; then
     ok "graphs $*: iterations $ia/$ib, residual $ra/$rb"
   else bad "graphs $*: $a | $b"; fi
 }
