@@ -8,6 +8,7 @@
 # (nofmg: the Krylov solve from zero, so both precisions run the same number of cycles)
 set -uo pipefail
 B=${1:-build-cuda}; O=${2:-${OUT:-/tmp}}; R=${3:-3}; START=${4:-fmg}; CG=${5:-cg}
+mkdir -p "$O"
 FMG=""; [ "$START" = fmg ] && FMG=-fmg
 P=$B/examples/poisson
 run() { # label, options
