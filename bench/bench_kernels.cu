@@ -1,5 +1,6 @@
 // PETSc-free microbenchmark of the CUDA level kernels (src/cuda): one smoothing step (all
-// 2^d colors, forward, in place) per smoother kernel variant, laplace_apply,
+// 2^d colors, forward, in place) per smoother kernel variant and from a zero x (Fused,
+// Boundary: a cycle's pre-smoothing), laplace_apply,
 // laplace_residual (y = b - A x) and
 // prolongate + restrict_add, for 2D and 3D, k = 1..8, float and double, on one GPU.
 //
@@ -208,24 +209,34 @@ static void bench_level(int dim, int k, const Options &opt)
     const double smooth_hbm = ncolors + 3.0;
     std::vector<int> colors(ncolors);
     for (int color = 0; color < ncolors; ++color) colors[color] = color;
-    auto patch_row = [&](const char *name, cuda::SmootherKernel kern, PatchResidual mode, double extra_flops, double extra_bytes) {
+    // from_zero: the step a cycle's pre-smoothing takes (x zeroed, then the first color's
+    // patch residuals are b: PatchResidual::Given), the zeroing included.
+    auto patch_row = [&](const char *name, cuda::SmootherKernel kern, bool from_zero) {
       if (!opt.wants(name)) return;
-      const cuda::KernelCost c = cuda::patch_cost(dim, k, kern, mode, sizeof(Number) == 8);
+      const bool dbl = sizeof(Number) == 8;
+      const cuda::KernelCost c = cuda::patch_cost(dim, k, kern, PatchResidual::Local, dbl),
+                             c0 = from_zero ? cuda::patch_cost(dim, k, kern, PatchResidual::Given, dbl) : c;
+      const double first = 1.0 / ncolors; // of the patches: the first color's
       auto run = [&] {
-        cuda::patch_sweep<Number>(box, dt.pv, LocalSolver::FDM, mode, colors.data(), ncolors, Number(1), b.p, x.p, kern, s);
+        if (from_zero) cuda::memset_zero(x.p, sizeof(Number) * (std::size_t)nl, s);
+        cuda::patch_sweep<Number>(box, dt.pv, LocalSolver::FDM, from_zero ? PatchResidual::Given : PatchResidual::Local, colors.data(),
+                                  ncolors, Number(1), b.p, x.p, kern, s);
       };
       const bool pairs = k == 1 && kern != cuda::SmootherKernel::Basic && cuda::color_pairs(box.patch_end(0) - box.patch_begin(0));
       try {
         const double sec = time_best(run, s, opt.groups, opt.reps);
-        emit({dim, k, prec, name, dofs, sec, npatches * c.flops + extra_flops, npatches * (c.reads + c.writes) * bsz + extra_bytes,
+        emit({dim, k, prec, name, dofs, sec, npatches * (first * c0.flops + (1 - first) * c.flops),
+              npatches * (first * (c0.reads + c0.writes) + (1 - first) * (c.reads + c.writes)) * bsz,
               pairs ? ncolors / 2 + 3.0 : smooth_hbm});
       } catch (const std::invalid_argument &ex) {
         std::printf("%3d %3d %-6s %-22s skipped: %s\n", dim, k, prec, name, ex.what());
       }
     };
-    patch_row("smooth_fused", cuda::SmootherKernel::Fused, PatchResidual::Local, 0, 0);
-    patch_row("smooth_basic", cuda::SmootherKernel::Basic, PatchResidual::Local, 0, 0);
-    patch_row("smooth_boundary", cuda::SmootherKernel::Boundary, PatchResidual::Local, 0, 0);
+    patch_row("smooth_fused", cuda::SmootherKernel::Fused, false);
+    patch_row("smooth_basic", cuda::SmootherKernel::Basic, false);
+    patch_row("smooth_boundary", cuda::SmootherKernel::Boundary, false);
+    patch_row("smooth_fused_zero", cuda::SmootherKernel::Fused, true);
+    patch_row("smooth_boundary_zero", cuda::SmootherKernel::Boundary, true);
     if (opt.wants("smooth_global")) {
       // Global: per color r = b - A x (laplace_apply + vector update), then the local solves.
       const cuda::KernelCost lc = cuda::laplace_cost(dim, k, sizeof(Number) == 8), pc = cuda::patch_cost(dim, k, cuda::SmootherKernel::Global, PatchResidual::Given, sizeof(Number) == 8);
@@ -304,9 +315,9 @@ int main(int argc, char **argv)
   for (size_t a = 0; a < opt.ops.size();) { // every name in --ops must be an operation
     const size_t b = std::min(opt.ops.find(',', a), opt.ops.size());
     const std::string op = opt.ops.substr(a, b - a);
-    const char *known[] = {"smooth_fused", "smooth_basic", "smooth_boundary", "smooth_global", "laplace_apply", "laplace_residual", "prolongate+restrict"};
+    const char *known[] = {"smooth_fused", "smooth_basic", "smooth_boundary", "smooth_global", "smooth_fused_zero", "smooth_boundary_zero", "laplace_apply", "laplace_residual", "prolongate+restrict"};
     if (std::none_of(std::begin(known), std::end(known), [&](const char *k) { return op == k; })) {
-      std::fprintf(stderr, "--ops: unknown operation '%s' (smooth_fused, smooth_basic, smooth_boundary, smooth_global, laplace_apply, laplace_residual, prolongate+restrict)\n", op.c_str());
+      std::fprintf(stderr, "--ops: unknown operation '%s' (smooth_fused, smooth_basic, smooth_boundary, smooth_global, smooth_fused_zero, smooth_boundary_zero, laplace_apply, laplace_residual, prolongate+restrict)\n", op.c_str());
       return 2;
     }
     a = b + 1;
