@@ -271,12 +271,13 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_mi
   // The residual's b of output plane l (tuning.hpp, gather_early_rhs): loaded EB iterations
   // before the one that stores it, so that its latency overlaps the planes' work.
   constexpr int EB = residual ? gather_early_rhs(dim, k, sizeof(Number) == 8) : 0;
+  static_assert(EB >= 0 && EB <= 2, "laplace_gather_kernel: b is loaded at the store, or 1 or 2 plane iterations early");
   Number bq[EB > 0 ? EB : 1][R];
   auto load_rhs = [&](Number(&dst)[R], int l) {
 #pragma unroll
     for (int r = 0; r < R; ++r) dst[r] = in[r] && l >= l_begin && l < l_end ? rhs[out_index(r, l)] : Number(0);
   };
-  if constexpr (EB > 1) load_rhs(bq[EB - 1], p_first - k); // the plane iteration t = 0 completes
+  if constexpr (EB == 2) load_rhs(bq[1], p_first - k); // the plane iteration t = 0 completes
   for (int t = 0; t < np; ++t) {
     if constexpr (EB == 1) load_rhs(bq[0], p_first + t - k);
     if constexpr (EB == 2) {
