@@ -122,9 +122,9 @@ PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, boo
   PetscCall(PetscLogEventBegin(events.smooth, 0, 0, 0, 0));
   for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.smoother, b, x, zero_guess && i == 0));
   PetscCall(PetscLogEventEnd(events.smooth, 0, 0, 0, 0));
-  PetscCall(PetscLogEventBegin(events.mult, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(events.residual, 0, 0, 0, 0));
   PetscCall(A.residual(b, x, r));
-  PetscCall(PetscLogEventEnd(events.mult, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(events.residual, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(events.restrict_, 0, 0, 0, 0));
   PetscCall(transfers_[l]->restrict(r, b_[l - 1].data()));
   PetscCall(PetscLogEventEnd(events.restrict_, 0, 0, 0, 0));

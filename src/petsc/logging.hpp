@@ -6,7 +6,7 @@
 
 namespace vpatch {
 struct Events {
-  PetscLogEvent mult, diagonal, smooth, prolong, restrict_, setup, convert;
+  PetscLogEvent mult, residual, diagonal, smooth, prolong, restrict_, setup, convert; // mult: MatMult; residual: a level's b - A x
 };
 extern Events events;
 extern PetscClassId classid;

@@ -43,10 +43,10 @@ PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, c
       PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
     }
     const bool one_pass = !r; // r_[l] is empty where the residual goes to float in one pass (constructor)
-    PetscCall(PetscLogEventBegin(events.mult, 0, 0, 0, 0));
+    PetscCall(PetscLogEventBegin(events.residual, 0, 0, 0, 0));
     if (one_pass) PetscCall(A.residual_to_float(rhs(l), xl, cycles.rhs(l)));
     else PetscCall(A.residual(rhs(l), xl, r));
-    PetscCall(PetscLogEventEnd(events.mult, 0, 0, 0, 0));
+    PetscCall(PetscLogEventEnd(events.residual, 0, 0, 0, 0));
     if (!one_pass) {
       PetscCall(PetscLogEventBegin(events.convert, 0, 0, 0, 0));
       convert(A.space(), n, r, cycles.rhs(l), A.stream());

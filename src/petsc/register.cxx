@@ -48,6 +48,7 @@ PetscErrorCode VPatchInitializePackage(void)
   initialized = PETSC_TRUE;
   PetscCall(PetscClassIdRegister("VPatch", &classid));
   PetscCall(PetscLogEventRegister("VPatchMult", classid, &events.mult));
+  PetscCall(PetscLogEventRegister("VPatchResidual", classid, &events.residual));
   PetscCall(PetscLogEventRegister("VPatchDiagonal", classid, &events.diagonal));
   PetscCall(PetscLogEventRegister("VPatchSmooth", classid, &events.smooth));
   PetscCall(PetscLogEventRegister("VPatchProlong", classid, &events.prolong));
