@@ -1,7 +1,6 @@
 // PETSc-free microbenchmark of the CUDA level kernels (src/cuda): one smoothing step (all
 // 2^d colors, forward, in place) per smoother kernel variant and from a zero x (Fused,
-// Boundary: a cycle's pre-smoothing), laplace_apply,
-// laplace_residual (y = b - A x) and
+// Boundary: a cycle's pre-smoothing), laplace_apply, laplace_residual (y = b - A x) and
 // prolongate + restrict_add, for 2D and 3D, k = 1..8, float and double, on one GPU.
 //
 // Protocol (paper section 4): one warm-up run, then 10 groups of 10 runs timed with CUDA
@@ -259,8 +258,8 @@ static void bench_level(int dim, int k, const Options &opt)
       emit({dim, k, prec, "laplace_apply", dofs, sec, ncells * c.flops, ncells * (c.reads + c.writes) * bsz, 2.0});
     }
     if (opt.wants("laplace_residual")) {
-      // y = b - A x, the form the cycles and the full multigrid run (gather kernel: b read at
-      // the store; cell kernel: y = b copied, then the operator subtracted)
+      // y = b - A x, the form the cycles and the full multigrid run (gather kernel: in the
+      // operator's pass; cell kernel: y = b copied, then the operator subtracted)
       const cuda::KernelCost c = cuda::laplace_cost(dim, k, sizeof(Number) == 8);
       const double sec = time_best([&] { cuda::laplace_residual<Number>(box, dt.op, b.p, x.p, t.p, s); }, s, opt.groups, opt.reps);
       emit({dim, k, prec, "laplace_residual", dofs, sec, ncells * c.flops, ncells * (c.reads + c.writes) * bsz, 3.0});

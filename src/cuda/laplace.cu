@@ -268,22 +268,25 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_mi
     for (int c = 0; c < W; ++c) acc[r][c] = Number(0);
   const long col = column_offset<dim>(box.gm, Tile::col0(), Tile::col1());
   auto out_index = [&](int r, int l) { return col + (dim == 3 ? (long)r * box.gm[0] : r * Tile::X) + (long)(l - z0) * stride; };
-  // The residual's b of output plane l (tuning.hpp, gather_early_rhs): loaded EB iterations
-  // before the one that stores it, so that its latency overlaps the planes' work.
+  // The residual's b of output plane l (tuning.hpp, gather_early_rhs): loaded EB - 1 plane
+  // iterations before the one that stores it (EB = 0: at the store), so that its latency
+  // overlaps the planes' work. In iteration t, bq[e] holds the plane iteration t + e completes.
   constexpr int EB = residual ? gather_early_rhs(dim, k, sizeof(Number) == 8) : 0;
-  static_assert(EB >= 0 && EB <= 2, "laplace_gather_kernel: b is loaded at the store, or 1 or 2 plane iterations early");
+  static_assert(EB >= 0, "laplace_gather_kernel: a distance of early loads of b");
   Number bq[EB > 0 ? EB : 1][R];
   auto load_rhs = [&](Number(&dst)[R], int l) {
 #pragma unroll
     for (int r = 0; r < R; ++r) dst[r] = in[r] && l >= l_begin && l < l_end ? rhs[out_index(r, l)] : Number(0);
   };
-  if constexpr (EB == 2) load_rhs(bq[1], p_first - k); // the plane iteration t = 0 completes
-  for (int t = 0; t < np; ++t) {
-    if constexpr (EB == 1) load_rhs(bq[0], p_first + t - k);
-    if constexpr (EB == 2) {
 #pragma unroll
-      for (int r = 0; r < R; ++r) bq[0][r] = bq[1][r];
-      load_rhs(bq[1], p_first + t + 1 - k);
+  for (int e = 0; e + 1 < EB; ++e) load_rhs(bq[e + 1], p_first - k + e);
+  for (int t = 0; t < np; ++t) {
+    if constexpr (EB > 0) {
+#pragma unroll
+      for (int e = 0; e + 1 < EB; ++e)
+#pragma unroll
+        for (int r = 0; r < R; ++r) bq[e][r] = bq[e + 1][r];
+      load_rhs(bq[EB - 1], p_first + t + EB - 1 - k);
     }
     __pipeline_wait_prior(D - 2); // this thread's copies of plane t have landed
     __syncthreads();              // everyone's; and stage (t - 1) % D is no longer read

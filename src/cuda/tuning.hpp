@@ -444,8 +444,8 @@ constexpr int gather_rows(int dim, int degree, bool is_double)
 }
 // The residual form of the gather kernel (y = b - A x, the cycles' and the full multigrid's
 // residuals) loads b: 0 at each output plane's store (the store waits for the load), 1 at the
-// start of the plane iteration that completes the output, 2 one iteration earlier (R more
-// registers). -DVPATCH_GATHER_EARLY_RHS=D overrides. H100, same call, residual GDoF/s 0 / 1 /
+// start of the plane iteration that completes the output, D > 1 D - 1 iterations earlier (R
+// more registers each). -DVPATCH_GATHER_EARLY_RHS=D overrides. H100, same call, residual GDoF/s 0 / 1 /
 // 2 (bench/NOTES.md, "Early loads of b in the residual"; the apply runs at 77 / 144 for 3D k = 3
 // double / float): 3D double k = 1 88 / 102 / 103, k = 2 77 / 97 / 96, k = 3 43 / 64 / 64;
 // 3D float k = 1 165 / 211 / 197, k = 2 146 / 167 / 172, k = 3 82 / 111 / 112; 2D double k = 4
