@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Multi-GPU checks (a machine with two or more NVIDIA GPUs and a CUDA PETSc; from the
+# repository root after building build-cuda): one problem spread over the GPUs by the DMDA,
+# one MPI rank per GPU as PETSc assigns them (device = rank modulo the number of devices).
+# Checks that every GPU holds a share of the problem, and that each solve gives the same
+# iterations and L2 error (and residual to the atomics' spread) on 1 GPU, on every GPU, and
+# with 2 ranks per GPU.
+# Usage: tests/gpu/run_multi_gpu.sh [build dir] [log dir]
+set -uo pipefail
+B=${1:-build-cuda}
+LOG=${2:-${OUT:-/tmp}}
+mkdir -p "$LOG"
+P=$B/examples/poisson
+N=$(nvidia-smi -L | wc -l)
+fails=0; passes=0
+ok()   { passes=$((passes+1)); echo "PASS $*"; }
+bad()  { fails=$((fails+1)); echo "FAIL $*"; }
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
+if [ "$N" -lt 2 ]; then echo "FAIL only $N GPU(s): these checks need two or more"; exit 1; fi
+echo "== $N GPUs: $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | xargs)"
+
+echo "== every GPU holds its rank's share (3D Q3, 37.9M DoF on $N ranks)"
+nvidia-smi --query-gpu=index,memory.used --format=csv,noheader,nounits > $LOG/mem_base.log
+nvidia-smi --query-gpu=index,memory.used --format=csv,noheader,nounits -lms 100 > $LOG/mem_ranks.log & mon=$!
+mpiexec -n $N $P -dim 3 -degree 3 -cells 112 -dm_vec_type cuda -pc_type vpatchmg -device_view > $LOG/device_view.log 2>&1
+rc=$?; kill $mon; wait $mon 2>/dev/null
+[ $rc = 0 ] && ok "$N-rank solve ran" || bad "$N-rank solve (rc $rc): $(grep -m1 -i error $LOG/device_view.log)"
+for ((g = 0; g < N; ++g)); do
+  base=$(awk -F', ' -v g=$g '$1 == g {print $2}' $LOG/mem_base.log)
+  peak=$(awk -F', ' -v g=$g '$1 == g && $2 > m {m = $2} END {print m + 0}' $LOG/mem_ranks.log)
+  # a rank's share: about 8 vectors of 19M doubles and the float hierarchy, over 500 MiB
+  [ $((peak - base)) -gt 500 ] && ok "GPU $g used $((peak - base)) MiB" || bad "GPU $g used $((peak - base)) MiB (base $base, peak $peak)"
+done
+
+echo "== the same solve on 1 GPU, $N GPUs and 2 ranks per GPU"
+cmp_ranks() { # label, options...
+  local label=$1; shift
+  local ref line i r e its=() errs=() res=() okay=1
+  for r in 1 $N $((2 * N)); do
+    line=$(mpiexec --oversubscribe -n $r $P "$@" -dm_vec_type cuda 2>&1 | grep '^summary:') || true
+    echo "$label ranks=$r: $line" >> $LOG/ranks.log
+    its+=("$(echo "$line" | field iterations)"); errs+=("$(echo "$line" | field l2_error)"); res+=("$(echo "$line" | field rel_residual)")
+    [ "$(echo "$line" | field ranks)" = "$r" ] && [ "$(echo "$line" | field device)" = cuda ] || okay=0
+  done
+  # L2 error to 1e-6 relative, or 1e-13 absolute (1e-10 with a float cycle: its rounding
+  # shows where the error is at what a 1e-9 residual resolves); residual within a factor 2
+  # (device atomics sum in a run-dependent order)
+  local tol=1e-13; case "$*" in *vpatchmg*) tol=1e-10 ;; esac
+  for i in 1 2; do
+    [ -n "${its[0]}" ] && [ "${its[i]}" = "${its[0]}" ] || okay=0
+    python3 -c "import sys; a,b=float('${errs[0]}'),float('${errs[i]}'); r,s=float('${res[0]}'),float('${res[i]}'); sys.exit(0 if abs(a-b)<=1e-6*abs(a)+$tol and s<=2*r and r<=2*s else 1)" 2>/dev/null || okay=0
+  done
+  if [ $okay = 1 ]; then ok "$label: iterations ${its[*]}, l2 ${errs[*]}"
+  else bad "$label: iterations ${its[*]}, l2 ${errs[*]}, residuals ${res[*]}"; fi
+}
+cmp_ranks "3D Q3 CG, PCMG vpatch symmetric (double)" -dim 3 -degree 3 -cells 32 -ksp_type cg -pc_type mg -pc_mg_levels 4 -mg_levels_pc_type vpatch -mg_levels_pc_vpatch_sweep symmetric
+cmp_ranks "3D Q1 FMG + FGMRES, mixed" -dim 3 -degree 1 -cells 128 -pc_type vpatchmg -fmg -ksp_gmres_restart 5
+cmp_ranks "3D Q3 FMG + FGMRES, mixed" -dim 3 -degree 3 -cells 64 -pc_type vpatchmg -fmg -ksp_gmres_restart 5
+cmp_ranks "3D Q3 FGMRES, double cycle" -dim 3 -degree 3 -cells 64 -pc_type vpatchmg -pc_vpatchmg_precision double
+cmp_ranks "3D Q7 FMG + FGMRES, mixed" -dim 3 -degree 7 -cells 16 -pc_type vpatchmg -fmg -ksp_gmres_restart 5
+cmp_ranks "2D Q5 CG, symmetric mixed cycle" -dim 2 -degree 5 -cells 256 -ksp_type cg -pc_type vpatchmg -pc_vpatchmg_sweep symmetric
+echo "$passes passed, $fails failed"
+[ $fails = 0 ]
