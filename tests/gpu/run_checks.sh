@@ -75,6 +75,10 @@ graphs -dim 2 -degree 5 -cells 256 -pc_type vpatchmg -ksp_type cg -pc_vpatchmg_s
 c=$(mpiexec -n 1 $P -dim 3 -degree 3 -refine 3 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -dm_vec_type cuda | grep '^summary:' | field iterations)
 g=$(mpiexec --oversubscribe -n 2 $P -dim 3 -degree 3 -refine 3 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -dm_vec_type cuda | grep '^summary:' | field iterations)
 [ -n "$c" ] && [ "$c" = "$g" ] && ok "2 ranks on the GPU: iterations $c/$g" || bad "2 ranks on the GPU: iterations $c/$g"
+# the float cycle on 2 ranks: float ghost sums (PETSc's device PetscSF has no MPI_SUM for MPI_FLOAT)
+c=$(mpiexec -n 1 $P -dim 3 -degree 3 -cells 16 -pc_type vpatchmg -fmg -dm_vec_type cuda | grep '^summary:' | field iterations)
+g=$(mpiexec --oversubscribe -n 2 $P -dim 3 -degree 3 -cells 16 -pc_type vpatchmg -fmg -dm_vec_type cuda | grep '^summary:' | field iterations)
+[ -n "$c" ] && [ "$c" = "$g" ] && ok "2 ranks on the GPU, mixed full multigrid: iterations $c/$g" || bad "2 ranks on the GPU, mixed full multigrid: iterations $c/$g"
 
 echo "== no host-device copies inside KSPSolve beyond scalars (reduction results)"
 $P -dim 3 -degree 4 -refine 4 -pc_type mg -pc_mg_levels 4 -mg_levels_pc_type vpatch -dm_vec_type cuda -log_view -log_view_gpu_time > $LOG/logview_mg.txt 2>&1
