@@ -19,15 +19,6 @@ __global__ void convert_kernel(std::size_t n, const From *x, To *y)
   for (std::size_t i = blockIdx.x * (std::size_t)blockDim.x + threadIdx.x; i < n; i += (std::size_t)gridDim.x * blockDim.x)
     y[i] = add ? y[i] + static_cast<To>(x[i]) : static_cast<To>(x[i]);
 }
-template <typename Number>
-__global__ void add_segment_sums_kernel(std::size_t n, const long long *offset, const Number *v, Number *y)
-{
-  for (std::size_t i = blockIdx.x * (std::size_t)blockDim.x + threadIdx.x; i < n; i += (std::size_t)gridDim.x * blockDim.x) {
-    Number s = y[i];
-    for (long long j = offset[i]; j < offset[i + 1]; ++j) s += v[j];
-    y[i] = s;
-  }
-}
 unsigned grid_for(std::size_t n)
 {
   const std::size_t b = (n + 255) / 256;
@@ -55,20 +46,11 @@ void convert(std::size_t n, const From *x, To *y, void *stream, bool add)
   else convert_kernel<From, To, false><<<grid_for(n), 256, 0, (cudaStream_t)stream>>>(n, x, y);
   check_launch("vpatch::cuda::convert");
 }
-template <typename Number>
-void add_segment_sums(std::size_t n, const long long *offset, const Number *v, Number *y, void *stream)
-{
-  if (!n) return;
-  add_segment_sums_kernel<<<grid_for(n), 256, 0, (cudaStream_t)stream>>>(n, offset, v, y);
-  check_launch("vpatch::cuda::add_segment_sums");
-}
 
 template void axpby<float>(std::size_t, float, const float *, float, float *, void *);
 template void axpby<double>(std::size_t, double, const double *, double, double *, void *);
 template void convert<float, double>(std::size_t, const float *, double *, void *, bool);
 template void convert<double, float>(std::size_t, const double *, float *, void *, bool);
-template void add_segment_sums<float>(std::size_t, const long long *, const float *, float *, void *);
-template void add_segment_sums<double>(std::size_t, const long long *, const double *, double *, void *);
 
 } // namespace cuda
 } // namespace vpatch

@@ -172,41 +172,25 @@ PetscErrorCode LevelOps<Number>::global_to_local(const Number *g, Number *l) con
 }
 
 template <typename Number>
-PetscErrorCode LevelOps<Number>::setup_copy_sums()
-{
-  const PetscInt *degree;
-  PetscInt nroots;
-  PetscFunctionBegin;
-  PetscCall(PetscSFGetGraph(level_->gtol, &nroots, nullptr, nullptr, nullptr));
-  PetscCheck(nroots == (PetscInt)box().owned_points(), PETSC_COMM_SELF, PETSC_ERR_PLIB, "vpatch: the ghost scatter has %" PetscInt_FMT " roots, not the %lld owned points",
-             nroots, (long long)box().owned_points());
-  PetscCall(PetscSFComputeDegreeBegin(level_->gtol, &degree));
-  PetscCall(PetscSFComputeDegreeEnd(level_->gtol, &degree));
-  std::vector<long long> offset((size_t)nroots + 1, 0);
-  for (PetscInt i = 0; i < nroots; ++i) offset[i + 1] = offset[i] + degree[i];
-  copy_offset_ = Buffer<long long>(space_, offset);
-  copies_ = Buffer<Number>(space_, (size_t)offset.back());
-  PetscCall(PetscSFGetMultiSF(level_->gtol, &multi_));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-template <typename Number>
 PetscErrorCode LevelOps<Number>::local_to_global_add(const Number *l, Number *g)
 {
-  const size_t n = (size_t)box().owned_points();
   PetscFunctionBegin;
-  if (!multi_) PetscCall(setup_copy_sums());
-  Number *c = copies_.data();
-  PetscCall(PetscSFReduceWithMemTypeBegin(multi_, mpi_type<Number>(), memtype(space_), l, memtype(space_), c, MPI_REPLACE));
-  PetscCall(PetscSFReduceEnd(multi_, mpi_type<Number>(), l, c, MPI_REPLACE));
-  const long long *off = copy_offset_.data();
-  if (space_ == MemSpace::Host)
-    for (size_t i = 0; i < n; ++i) {
-      Number s = g[i];
-      for (long long j = off[i]; j < off[i + 1]; ++j) s += c[j];
-      g[i] = s;
+  if constexpr (have_cuda && std::is_same_v<Number, float>)
+    if (space_ == MemSpace::Device) { // g += (float) (the sums in double of the local copies)
+      const size_t nl = (size_t)box().local_points(), n = (size_t)box().owned_points();
+      if (!sum_local_.size()) {
+        sum_local_ = Buffer<double>(space_, nl);
+        sum_owned_ = Buffer<double>(space_, n);
+      }
+      cuda::convert(nl, l, sum_local_.data(), stream_, false);
+      sum_owned_.zero(stream_);
+      PetscCall(PetscSFReduceWithMemTypeBegin(level_->gtol, MPI_DOUBLE, PETSC_MEMTYPE_DEVICE, sum_local_.data(), PETSC_MEMTYPE_DEVICE, sum_owned_.data(), MPI_SUM));
+      PetscCall(PetscSFReduceEnd(level_->gtol, MPI_DOUBLE, sum_local_.data(), sum_owned_.data(), MPI_SUM));
+      cuda::convert(n, sum_owned_.data(), g, stream_, true);
+      PetscFunctionReturn(PETSC_SUCCESS);
     }
-  else if constexpr (have_cuda) cuda::add_segment_sums(n, off, c, g, stream_);
+  PetscCall(PetscSFReduceWithMemTypeBegin(level_->gtol, mpi_type<Number>(), memtype(space_), l, memtype(space_), g, MPI_SUM));
+  PetscCall(PetscSFReduceEnd(level_->gtol, mpi_type<Number>(), l, g, MPI_SUM));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -461,7 +445,6 @@ PetscErrorCode TransferOps<Number>::restrict(const Number *xf, Number *xc)
 
 template class Buffer<double>;
 template class Buffer<float>;
-template class Buffer<long long>;
 template class LevelOps<double>;
 template class LevelOps<float>;
 template class TransferOps<double>;

@@ -90,7 +90,6 @@ public:
   Number *local_work(int which); // ghosted scratch arrays 0..2
 
 private:
-  PetscErrorCode setup_copy_sums();
   PetscErrorCode color_step(const SmootherConfig &cfg, int color, const Number *bl, Number *x, bool x_zero);
   std::shared_ptr<Level> level_;
   MemSpace space_;
@@ -98,12 +97,9 @@ private:
   LevelTables<Number> host_tables_;
   Buffer<Number> t_mass_, t_stiff_, t_mrows_, t_krows_, t_s_, t_st_, t_lambda_, t_dense_;
   Buffer<Number> local_[3], owned_work_;
-  // local_to_global_add gathers every local copy of an owned point into a slot of its own
-  // (the scatter's multi-SF, copies in rank order) and sums the slots into the owner in that
-  // order: deterministic, and PETSc's device PetscSF has no MPI_SUM for MPI_FLOAT.
-  PetscSF multi_ = nullptr; // borrowed from level_->gtol
-  Buffer<long long> copy_offset_; // owned point i's slots: [offset[i], offset[i + 1])
-  Buffer<Number> copies_;
+  // Float ghost sums on the device in double (PETSc's device PetscSF has no MPI_SUM for
+  // MPI_FLOAT): the local array and the owners' sums
+  Buffer<double> sum_local_, sum_owned_;
   OperatorView<Number> op_{};
   PatchView<Number> patch_{};
 };
