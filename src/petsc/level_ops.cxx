@@ -175,20 +175,19 @@ template <typename Number>
 PetscErrorCode LevelOps<Number>::local_to_global_add(const Number *l, Number *g)
 {
   PetscFunctionBegin;
-  if constexpr (have_cuda && std::is_same_v<Number, float>)
-    if (space_ == MemSpace::Device) { // g += (float) (the sums in double of the local copies)
-      const size_t nl = (size_t)box().local_points(), n = (size_t)box().owned_points();
-      if (!sum_local_.size()) {
-        sum_local_ = Buffer<double>(space_, nl);
-        sum_owned_ = Buffer<double>(space_, n);
-      }
-      cuda::convert(nl, l, sum_local_.data(), stream_, false);
-      sum_owned_.zero(stream_);
-      PetscCall(PetscSFReduceWithMemTypeBegin(level_->gtol, MPI_DOUBLE, PETSC_MEMTYPE_DEVICE, sum_local_.data(), PETSC_MEMTYPE_DEVICE, sum_owned_.data(), MPI_SUM));
-      PetscCall(PetscSFReduceEnd(level_->gtol, MPI_DOUBLE, sum_local_.data(), sum_owned_.data(), MPI_SUM));
-      cuda::convert(n, sum_owned_.data(), g, stream_, true);
-      PetscFunctionReturn(PETSC_SUCCESS);
+  if constexpr (std::is_same_v<Number, float>) { // g += (float) (the sums in double of the local copies)
+    const size_t nl = (size_t)box().local_points(), n = (size_t)box().owned_points();
+    if (!sum_local_.size()) {
+      sum_local_ = Buffer<double>(space_, nl);
+      sum_owned_ = Buffer<double>(space_, n);
     }
+    convert(space_, nl, l, sum_local_.data(), stream_, false);
+    sum_owned_.zero(stream_);
+    PetscCall(PetscSFReduceWithMemTypeBegin(level_->gtol, MPI_DOUBLE, memtype(space_), sum_local_.data(), memtype(space_), sum_owned_.data(), MPI_SUM));
+    PetscCall(PetscSFReduceEnd(level_->gtol, MPI_DOUBLE, sum_local_.data(), sum_owned_.data(), MPI_SUM));
+    convert(space_, n, sum_owned_.data(), g, stream_, true);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscSFReduceWithMemTypeBegin(level_->gtol, mpi_type<Number>(), memtype(space_), l, memtype(space_), g, MPI_SUM));
   PetscCall(PetscSFReduceEnd(level_->gtol, mpi_type<Number>(), l, g, MPI_SUM));
   PetscFunctionReturn(PETSC_SUCCESS);

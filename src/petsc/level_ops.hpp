@@ -97,8 +97,8 @@ private:
   LevelTables<Number> host_tables_;
   Buffer<Number> t_mass_, t_stiff_, t_mrows_, t_krows_, t_s_, t_st_, t_lambda_, t_dense_;
   Buffer<Number> local_[3], owned_work_;
-  // Float ghost sums on the device in double (PETSc's device PetscSF has no MPI_SUM for
-  // MPI_FLOAT): the local array and the owners' sums
+  // Float ghost sums in double, on the host as on the device (PETSc's device PetscSF has no
+  // MPI_SUM for MPI_FLOAT): the local array and the owners' sums
   Buffer<double> sum_local_, sum_owned_;
   OperatorView<Number> op_{};
   PatchView<Number> patch_{};
