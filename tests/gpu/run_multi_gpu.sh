@@ -59,5 +59,13 @@ cmp_ranks "3D Q3 FMG + FGMRES, mixed" -dim 3 -degree 3 -cells 64 -pc_type vpatch
 cmp_ranks "3D Q3 FGMRES, double cycle" -dim 3 -degree 3 -cells 64 -pc_type vpatchmg -pc_vpatchmg_precision double
 cmp_ranks "3D Q7 FMG + FGMRES, mixed" -dim 3 -degree 7 -cells 16 -pc_type vpatchmg -fmg -ksp_gmres_restart 5
 cmp_ranks "2D Q5 CG, symmetric mixed cycle" -dim 2 -degree 5 -cells 256 -ksp_type cg -pc_type vpatchmg -pc_vpatchmg_sweep symmetric
+echo "== compute-sanitizer memcheck, one rank per GPU (ghost exchanges of device arrays, float sums)"
+CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+i=0
+for pc in "-pc_type vpatchmg -fmg" "-pc_type mg -pc_mg_levels 2 -mg_levels_pc_type vpatch"; do
+  i=$((i + 1))
+  mpiexec -n $N $CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 3 -cells 8 $pc -dm_vec_type cuda > $LOG/memcheck_$i.log 2>&1
+  rc=$?; [ $rc = 0 ] && ok "memcheck $pc" || bad "memcheck $pc (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/memcheck_$i.log)"
+done
 echo "$passes passed, $fails failed"
 [ $fails = 0 ]
