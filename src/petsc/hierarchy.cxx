@@ -5,24 +5,28 @@
 namespace vpatch {
 
 template <typename Number>
-Hierarchy<Number>::Hierarchy(const std::vector<std::shared_ptr<Level>> &levels, MemSpace space, bool dense, bool external_finest)
+Hierarchy<Number>::Hierarchy(const std::vector<std::shared_ptr<Level>> &levels, MemSpace space, bool dense, bool external_finest,
+                             std::shared_ptr<const Agglomeration> agg)
   : external_(external_finest)
 {
+  std::vector<LevelOps<Number> *> ops;
   for (const auto &L : levels) {
-    ops_.push_back(std::make_unique<LevelOps<Number>>(L, space, dense));
-    const size_t n = (size_t)L->box.owned_points(), nbx = external_ && L == levels.back() ? 0 : n;
+    const size_t n = L ? (size_t)L->box.owned_points() : 0, nbx = external_ && L == levels.back() ? 0 : n;
+    ops_.push_back(L ? std::make_unique<LevelOps<Number>>(L, space, dense) : nullptr);
+    ops.push_back(ops_.back().get());
     b_.emplace_back(space, nbx);
     x_.emplace_back(space, nbx);
     r_.emplace_back(space, n);
   }
-  transfers_.resize(ops_.size());
-  for (size_t l = 1; l < ops_.size(); ++l) transfers_[l] = std::make_unique<TransferOps<Number>>(*ops_[l - 1], *ops_[l]);
+  transfers_ = std::make_unique<LevelTransfers<Number>>(ops, std::move(agg), space);
 }
 
 template <typename Number>
 void Hierarchy<Number>::set_stream(void *stream)
 {
-  for (auto &o : ops_) o->set_stream(stream);
+  for (auto &o : ops_)
+    if (o) o->set_stream(stream);
+  transfers_->set_stream(stream);
 }
 
 #if defined(VPATCH_HAVE_CUDA)
@@ -45,10 +49,9 @@ void Hierarchy<Number>::use_graphs(bool on)
   graph_level_ = -1;
   if constexpr (graphs_built)
     if (graph_) graph_->reset();
-  if (!graphs_built || !on || ops_.front()->space() != MemSpace::Device) return;
-  for (auto &o : ops_)
-    if (o->distributed()) return; // ghost exchanges through MPI in the cycle
-  for (int l = 0; l < size(); ++l)
+  if (!graphs_built || !on || !ops_.back() || ops_.back()->space() != MemSpace::Device) return;
+  // the levels from the coarsest up to the first distributed one (ghost exchanges through MPI)
+  for (int l = 0; l < size() && ops_[l] && !ops_[l]->distributed(); ++l)
     if ((long)ops_[l]->box().owned_points() <= graph_points() && (!external_ || l < size() - 1)) graph_level_ = l;
 }
 
@@ -126,11 +129,12 @@ PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, boo
   PetscCall(A.residual(b, x, r));
   PetscCall(PetscLogEventEnd(events.residual, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(events.restrict_, 0, 0, 0, 0));
-  PetscCall(transfers_[l]->restrict(r, b_[l - 1].data()));
+  PetscCall(transfers_->restrict(l, r, b_[l - 1].data()));
   PetscCall(PetscLogEventEnd(events.restrict_, 0, 0, 0, 0));
-  for (int c = 0; c < (l - 1 == 0 ? 1 : cfg.cycles); ++c) PetscCall(cycle_level(cfg, l - 1, c == 0));
+  if (on_this_rank(l - 1))
+    for (int c = 0; c < (l - 1 == 0 ? 1 : cfg.cycles); ++c) PetscCall(cycle_level(cfg, l - 1, c == 0));
   PetscCall(PetscLogEventBegin(events.prolong, 0, 0, 0, 0));
-  PetscCall(transfers_[l]->prolongate_add(solution(l - 1), x));
+  PetscCall(transfers_->prolongate_add(l, solution(l - 1), x));
   PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(events.smooth, 0, 0, 0, 0));
   for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.smoother, b, x));
@@ -154,13 +158,15 @@ PetscErrorCode Hierarchy<Number>::full(const CycleConfig &cfg)
   PetscFunctionBegin;
   PetscCheck(rhs_of(size() - 1) && solution(size() - 1), PETSC_COMM_SELF, PETSC_ERR_ORDER, "Hierarchy: the external finest level's arrays are not bound");
   PetscCall(PetscLogEventBegin(events.restrict_, 0, 0, 0, 0));
-  for (int l = size() - 1; l > 0; --l) PetscCall(transfers_[l]->restrict(rhs_of(l), b_[l - 1].data()));
+  for (int l = size() - 1; l > 0; --l)
+    if (on_this_rank(l)) PetscCall(transfers_->restrict(l, rhs_of(l), b_[l - 1].data()));
   PetscCall(PetscLogEventEnd(events.restrict_, 0, 0, 0, 0));
-  PetscCall(cycle_level(cfg, 0, true));
+  if (on_this_rank(0)) PetscCall(cycle_level(cfg, 0, true));
   for (int l = 1; l < size(); ++l) {
+    if (!on_this_rank(l)) continue;
     PetscCall(ops_[l]->zero(solution(l)));
     PetscCall(PetscLogEventBegin(events.prolong, 0, 0, 0, 0));
-    PetscCall(transfers_[l]->prolongate_add(solution(l - 1), solution(l)));
+    PetscCall(transfers_->prolongate_add(l, solution(l - 1), solution(l)));
     PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
     PetscCall(cycle_level(cfg, l, false));
   }

@@ -2,7 +2,7 @@
 // V/W-cycle and full multigrid (paper Algorithms 2.1 and 2.2): the engine of PCVPATCHMG,
 // the single-precision inner shell of a double-precision Krylov method.
 #pragma once
-#include "level_ops.hpp"
+#include "level_transfers.hpp"
 #include <vector>
 
 namespace vpatch {
@@ -19,9 +19,12 @@ public:
   // levels.front() is the coarsest; all levels share the memory space. external_finest:
   // the finest level's b and x are the caller's arrays, named by bind_finest() before each
   // cycle (PCVPATCHMG in PETSc's scalar type: no copies in and out, two vectors less).
-  Hierarchy(const std::vector<std::shared_ptr<Level>> &levels, MemSpace space, bool dense, bool external_finest = false);
+  // agg: the coarse levels on rank 0 alone (levels[l] is null on the other ranks), or null.
+  Hierarchy(const std::vector<std::shared_ptr<Level>> &levels, MemSpace space, bool dense, bool external_finest = false,
+            std::shared_ptr<const Agglomeration> agg = nullptr);
   int size() const { return (int)ops_.size(); }
   LevelOps<Number> &level(int l) { return *ops_[l]; }
+  bool on_this_rank(int l) const { return ops_[l] != nullptr; }
   void set_stream(void *stream);
   void bind_finest(const Number *b, Number *x)
   {
@@ -40,11 +43,12 @@ public:
   // x_l = cycle on level l (levels l and below) applied to b_l.
   PetscErrorCode cycle_level(const CycleConfig &cfg, int l, bool zero_guess);
 
-  // CUDA graphs (device memory, one rank): the cycles from zero of the finest level with at
-  // most graph_points() points and the levels below it (all their arrays the hierarchy's
-  // own) are recorded once per configuration and replayed by one launch, where a launch per
-  // kernel would leave the GPU waiting on the host (the small levels are latency-bound).
-  // Not while PETSc logs events (they time and count each kernel on the host).
+  // CUDA graphs (device memory, levels on one rank): the cycles from zero of the finest
+  // level with at most graph_points() points and the levels below it (all their arrays the
+  // hierarchy's own, none of them distributed: on several ranks the levels that are on
+  // rank 0 alone) are recorded once per configuration and replayed by one launch, where a
+  // launch per kernel would leave the GPU waiting on the host (the small levels are
+  // latency-bound). Not while PETSc logs events (they time and count each kernel on the host).
   void use_graphs(bool on);
   bool graphs_requested() const { return graphs_on_; }
   static constexpr long graph_points() { return 1L << 21; }
@@ -53,7 +57,7 @@ public:
 private:
   PetscErrorCode graph_cycle(const CycleConfig &cfg, int l, bool *done);
   std::vector<std::unique_ptr<LevelOps<Number>>> ops_;
-  std::vector<std::unique_ptr<TransferOps<Number>>> transfers_; // transfers_[l]: level l-1 -> l
+  std::unique_ptr<LevelTransfers<Number>> transfers_;
   std::vector<Buffer<Number>> b_, x_, r_;
   bool external_ = false;
   const Number *finest_b_ = nullptr;

@@ -9,15 +9,6 @@
 namespace vpatch {
 
 namespace {
-template <typename Number>
-MPI_Datatype mpi_type();
-template <>
-MPI_Datatype mpi_type<double>() { return MPI_DOUBLE; }
-template <>
-MPI_Datatype mpi_type<float>() { return MPI_FLOAT; }
-
-PetscMemType memtype(MemSpace s) { return s == MemSpace::Host ? PETSC_MEMTYPE_HOST : PETSC_MEMTYPE_DEVICE; }
-
 #if defined(VPATCH_HAVE_CUDA)
 constexpr bool have_cuda = true;
 #else

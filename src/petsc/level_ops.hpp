@@ -8,10 +8,14 @@
 #include "../cuda/kernels_cuda.hpp"
 #include "level.hpp"
 #include <memory>
+#include <type_traits>
 
 namespace vpatch {
 
 enum class MemSpace { Host, Device };
+inline PetscMemType memtype(MemSpace s) { return s == MemSpace::Host ? PETSC_MEMTYPE_HOST : PETSC_MEMTYPE_DEVICE; }
+template <typename Number>
+MPI_Datatype mpi_type() { return std::is_same_v<Number, float> ? MPI_FLOAT : MPI_DOUBLE; }
 
 enum class SweepType { Forward, Backward, Symmetric };
 enum class CompositeType { Multiplicative, Additive };

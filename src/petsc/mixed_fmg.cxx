@@ -3,23 +3,26 @@
 
 namespace vpatch {
 
-MixedFMG::MixedFMG(const std::vector<std::shared_ptr<Level>> &levels, MemSpace space)
+MixedFMG::MixedFMG(const std::vector<std::shared_ptr<Level>> &levels, MemSpace space, std::shared_ptr<const Agglomeration> agg)
 {
   const size_t f = levels.size() - 1;
+  std::vector<LevelOps<double> *> ops;
   for (size_t l = 0; l < levels.size(); ++l) {
-    ops_.push_back(std::make_unique<LevelOps<double>>(levels[l], space, false));
-    const size_t n = (size_t)levels[l]->box.owned_points();
+    ops_.push_back(levels[l] ? std::make_unique<LevelOps<double>>(levels[l], space, false) : nullptr);
+    ops.push_back(ops_.back().get());
+    const size_t n = levels[l] ? (size_t)levels[l]->box.owned_points() : 0;
     b_.emplace_back(space, l < f ? n : 0);
     x_.emplace_back(space, l < f ? n : 0);
-    r_.emplace_back(space, ops_[l]->residual_to_float_in_one_pass() ? 0 : n); // double r only where the residual takes two passes
+    r_.emplace_back(space, ops_[l] && ops_[l]->residual_to_float_in_one_pass() ? 0 : n); // double r only where the residual takes two passes
   }
-  transfers_.resize(ops_.size());
-  for (size_t l = 1; l < ops_.size(); ++l) transfers_[l] = std::make_unique<TransferOps<double>>(*ops_[l - 1], *ops_[l]);
+  transfers_ = std::make_unique<LevelTransfers<double>>(ops, std::move(agg), space);
 }
 
 void MixedFMG::set_stream(void *stream)
 {
-  for (auto &o : ops_) o->set_stream(stream);
+  for (auto &o : ops_)
+    if (o) o->set_stream(stream);
+  transfers_->set_stream(stream);
 }
 
 PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, const double *b, double *x)
@@ -30,16 +33,18 @@ PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, c
   PetscFunctionBegin;
   PetscCheck(cycles.size() == f + 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MixedFMG: %d float levels for %d double levels", cycles.size(), f + 1);
   PetscCall(PetscLogEventBegin(events.restrict_, 0, 0, 0, 0));
-  for (int l = f; l > 0; --l) PetscCall(transfers_[l]->restrict(rhs(l), b_[l - 1].data()));
+  for (int l = f; l > 0; --l)
+    if (ops_[l]) PetscCall(transfers_->restrict(l, rhs(l), b_[l - 1].data()));
   PetscCall(PetscLogEventEnd(events.restrict_, 0, 0, 0, 0));
   for (int l = 0; l <= f; ++l) {
+    if (!ops_[l]) continue; // a coarse level on rank 0 alone
     LevelOps<double> &A = *ops_[l];
     const size_t n = (size_t)A.box().owned_points();
     double *xl = sol(l), *r = r_[l].data();
     PetscCall(A.zero(xl));
     if (l > 0) {
       PetscCall(PetscLogEventBegin(events.prolong, 0, 0, 0, 0));
-      PetscCall(transfers_[l]->prolongate_add(sol(l - 1), xl));
+      PetscCall(transfers_->prolongate_add(l, sol(l - 1), xl));
       PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
     }
     const bool one_pass = !r; // r_[l] is empty where the residual goes to float in one pass (constructor)

@@ -14,14 +14,14 @@ namespace vpatch {
 class MixedFMG {
 public:
   // levels.front() is the coarsest: the meshes of the float hierarchy the cycles run on.
-  MixedFMG(const std::vector<std::shared_ptr<Level>> &levels, MemSpace space);
+  MixedFMG(const std::vector<std::shared_ptr<Level>> &levels, MemSpace space, std::shared_ptr<const Agglomeration> agg = nullptr);
   void set_stream(void *stream);
   // x = full multigrid for A x = b on the finest level (owned double arrays, not aliased).
   PetscErrorCode run(Hierarchy<float> &cycles, const CycleConfig &cfg, const double *b, double *x);
 
 private:
   std::vector<std::unique_ptr<LevelOps<double>>> ops_;
-  std::vector<std::unique_ptr<TransferOps<double>>> transfers_; // transfers_[l]: level l-1 -> l
+  std::unique_ptr<LevelTransfers<double>> transfers_;
   std::vector<Buffer<double>> b_, x_, r_; // b_, x_ unused on the finest level (the caller's arrays), r_
                                           // where the residual goes to float in one pass
 };

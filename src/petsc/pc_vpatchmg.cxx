@@ -26,7 +26,9 @@ struct PC_VPatchMG {
   PetscInt precision = 0; // 0 single, 1 double
   PetscBool fmg_double = PETSC_TRUE; // single-precision full multigrid: level solutions in double (MixedFMG)
   PetscBool graphs = PETSC_TRUE;     // CUDA graphs of the small levels' cycles (Hierarchy::use_graphs)
-  std::vector<std::shared_ptr<Level>> mesh;
+  PetscInt agglomerate = -1;         // levels of at most this many points on rank 0 alone; -1: by memory space
+  std::vector<std::shared_ptr<Level>> mesh; // null on ranks other than 0 for the agglomerated levels
+  std::shared_ptr<Agglomeration> agg;
   std::unique_ptr<Hierarchy<float>> single;
   std::unique_ptr<Hierarchy<double>> dbl;
   std::unique_ptr<MixedFMG> fmg; // created on the first full multigrid with fmg_double
@@ -49,36 +51,55 @@ struct PC_VPatchMG {
   }
 };
 
+static constexpr PetscInt kAgglomerateDevice = (PetscInt)1 << 21; // points (the CUDA graphs' level size)
+
 // Coarsen the operator's level as far as asked (or to 2 cells per direction, or as far as
-// the rank partition stays nested).
-static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg)
+// the rank partition stays nested). On several ranks, the first coarse level with at most
+// mg->agglomerate points (by default 2^21 with device vectors: their ghost exchanges cost
+// more than the level's work; none on the host) and the levels below it go to rank 0 alone.
+static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg, MemSpace s)
 {
-  std::shared_ptr<Level> fine;
+  std::shared_ptr<Level> fine, twin;
   MatType type;
+  PetscMPIInt size, rank;
+  MPI_Comm comm = PetscObjectComm((PetscObject)pc);
   PetscFunctionBegin;
   PetscCall(LevelQuery((PetscObject)pc->pmat, &fine));
   PetscCall(MatGetType(pc->pmat, &type));
-  PetscCheck(fine, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG,
-             "PCVPATCHMG needs the matrix-free operator of a vpatch DM (VPatchCreateOperator()); got a matrix of type %s", type);
-  PetscCheck(fine->cells >= 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "PCVPATCHMG needs at least 2 cells per direction");
+  PetscCheck(fine, comm, PETSC_ERR_ARG_WRONG, "PCVPATCHMG needs the matrix-free operator of a vpatch DM (VPatchCreateOperator()); got a matrix of type %s", type);
+  PetscCheck(fine->cells >= 2, comm, PETSC_ERR_ARG_INCOMP, "PCVPATCHMG needs at least 2 cells per direction");
+  PetscCallMPI(MPI_Comm_size(fine->comm, &size));
+  PetscCallMPI(MPI_Comm_rank(fine->comm, &rank));
+  const PetscInt limit = mg->agglomerate >= 0 ? mg->agglomerate : (s == MemSpace::Device ? kAgglomerateDevice : 0);
   std::vector<std::shared_ptr<Level>> mesh{fine};
+  PetscInt cells = fine->cells; // of the last level (known on every rank, also where it is on rank 0 alone)
+  size_t agg_from_fine = 0;     // the agglomerated level, counted from the finest (0: none)
   const PetscInt wanted = mg->levels;
   while ((wanted < 0 || (PetscInt)mesh.size() < wanted)) {
-    const Level &L = *mesh.back();
-    bool nested = L.cells % 2 == 0 && L.cells > 2;
-    for (PetscInt d = 0; d < L.dim && nested; ++d)
-      for (PetscInt c : L.cell_ranges[d]) nested = nested && c % 2 == 0;
+    if (!agg_from_fine && size > 1 && mesh.size() > 1 && mesh.back()->global_points() <= limit) {
+      twin = mesh.back();
+      PetscCall(LevelCreateOnRoot(*twin, &mesh.back()));
+      agg_from_fine = mesh.size() - 1;
+      continue;
+    }
+    bool nested = cells % 2 == 0 && cells > 2;
+    if (!agg_from_fine)
+      for (PetscInt d = 0; d < fine->dim && nested; ++d)
+        for (PetscInt c : mesh.back()->cell_ranges[d]) nested = nested && c % 2 == 0;
     if (!nested) {
-      PetscCheck(wanted < 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
+      PetscCheck(wanted < 0, comm, PETSC_ERR_ARG_INCOMP,
                  "-pc_vpatchmg_levels %" PetscInt_FMT ": a mesh of %" PetscInt_FMT " cells per direction on this rank grid coarsens to only %d levels",
                  wanted, fine->cells, (int)mesh.size());
       break;
     }
     std::shared_ptr<Level> coarse;
-    PetscCall(LevelCoarsen(L, &coarse));
+    if (mesh.back()) PetscCall(LevelCoarsen(*mesh.back(), &coarse));
     mesh.push_back(coarse);
+    cells /= 2;
   }
   mg->mesh.assign(mesh.rbegin(), mesh.rend());
+  mg->agg.reset();
+  if (agg_from_fine) PetscCall(AgglomerationCreate((int)(mesh.size() - 1 - agg_from_fine), twin, &mg->agg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -91,9 +112,9 @@ static PetscErrorCode PCSetUp_VPatchMG(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(events.setup, pc, 0, 0, 0));
   mg->reset();
-  PetscCall(BuildMeshes(pc, mg));
   MemSpace s = MemSpace::Host;
   PetscCall(MatMemSpace(pc->pmat, &s)); // allocate the hierarchy now, not inside the solve
+  PetscCall(BuildMeshes(pc, mg, s));
   if (mg->precision == 0) PetscCall(GetHierarchy(mg, s, mg->single));
   else PetscCall(GetHierarchy(mg, s, mg->dbl));
   PetscCall(PetscLogEventEnd(events.setup, pc, 0, 0, 0));
@@ -112,7 +133,7 @@ static PetscErrorCode GetHierarchy(PC_VPatchMG *mg, MemSpace s, std::unique_ptr<
   }
   try {
     // in PETSc's scalar type the finest level works on the PC's own vectors (Run)
-    if (!h) h = std::make_unique<Hierarchy<Number>>(mg->mesh, s, mg->smoother.solver == PC_VPATCH_LOCAL_DENSE, std::is_same_v<Number, PetscScalar>);
+    if (!h) h = std::make_unique<Hierarchy<Number>>(mg->mesh, s, mg->smoother.solver == PC_VPATCH_LOCAL_DENSE, std::is_same_v<Number, PetscScalar>, mg->agg);
   } catch (const std::exception &e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "vpatch: %s", e.what());
   }
@@ -144,7 +165,7 @@ static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, V
   if constexpr (std::is_same_v<Number, float>) {
     if (full && mg->fmg_double) {
       try {
-        if (!mg->fmg) mg->fmg = std::make_unique<MixedFMG>(mg->mesh, s);
+        if (!mg->fmg) mg->fmg = std::make_unique<MixedFMG>(mg->mesh, s, mg->agg);
       } catch (const std::exception &e) {
         SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "vpatch: %s", e.what());
       }
@@ -209,6 +230,12 @@ static PetscErrorCode PCSetFromOptions_VPatchMG(PC pc, PetscOptionItems *PetscOp
   PetscCall(PetscOptionsBool("-pc_vpatchmg_fmg_double", "Single-precision full multigrid (PCVPatchMGApplyFull) keeps the level solutions in double: a float cycle per level on the double residual", "", mg->fmg_double, &mg->fmg_double, nullptr));
   PetscCall(PetscOptionsEList("-pc_vpatchmg_cycle_type", "Cycle type", "", PCVPatchMGCycleTypes + 1, 2, PCVPatchMGCycleTypes[mg->cycle], &v, &flg));
   if (flg) mg->cycle = v + 1;
+  PetscCall(PetscOptionsInt("-pc_vpatchmg_agglomerate", "On several ranks, the coarse levels with at most this many points on rank 0 alone (default: 2^21 with device vectors, none on the host; 0: none)", "",
+                            mg->agglomerate, &v, &flg));
+  if (flg) {
+    PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_vpatchmg_agglomerate must be at least 0, not %" PetscInt_FMT, v);
+    mg->agglomerate = v;
+  }
   PetscCall(PetscOptionsBool("-pc_vpatchmg_cuda_graphs", "On the GPU, replay the cycles of the small levels (at most 2^21 points) as CUDA graphs", "", mg->graphs, &mg->graphs, nullptr));
   PetscCall(mg->smoother.set_from_options(PetscOptionsObject, "-pc_vpatchmg"));
   PetscOptionsHeadEnd();
@@ -238,10 +265,16 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
   PetscCall(mg->smoother.view(viewer, (int)F.dim, (int)F.degree, mg->precision == 0));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%d levels of Q%" PetscInt_FMT " in %" PetscInt_FMT "D (%s vectors, operator, transfers and smoother):\n",
                                    (int)mg->mesh.size(), F.degree, F.dim, mg->precision == 0 ? "float" : "double"));
-  for (size_t l = 0; l < mg->mesh.size(); ++l)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  level %d: %" PetscInt_FMT " cells per direction, %" PetscInt_FMT " unknowns%s\n", (int)l,
-                                     mg->mesh[l]->cells, mg->mesh[l]->global_points(),
-                                     l == 0 ? (mg->mesh[l]->cells == 2 ? " (exact coarse solve: one vpatch application)" : " (coarse: one vpatch application)") : ""));
+  for (size_t l = 0, cells = F.cells >> (mg->mesh.size() - 1); l < mg->mesh.size(); ++l, cells *= 2) {
+    PetscInt points = 1;
+    for (PetscInt d = 0; d < F.dim; ++d) points *= (PetscInt)cells * F.degree + 1;
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  level %d: %" PetscInt_FMT " cells per direction, %" PetscInt_FMT " unknowns%s%s\n", (int)l, (PetscInt)cells,
+                                     points, l == 0 ? (cells == 2 ? " (exact coarse solve: one vpatch application)" : " (coarse: one vpatch application)") : "",
+                                     mg->agg && (int)l <= mg->agg->level ? " on rank 0 alone" : ""));
+  }
+  if (mg->agg)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "levels 0..%d gathered onto rank 0 (-pc_vpatchmg_agglomerate: levels of at most %" PetscInt_FMT " points)\n", mg->agg->level,
+                                     mg->agglomerate >= 0 ? mg->agglomerate : (mg->space == MemSpace::Device ? kAgglomerateDevice : 0)));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -251,6 +284,7 @@ static PetscErrorCode PCReset_VPatchMG(PC pc)
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
   mg->reset();
   mg->mesh.clear();
+  mg->agg.reset();
   return PETSC_SUCCESS;
 }
 

@@ -1,0 +1,60 @@
+#include "level_transfers.hpp"
+
+namespace vpatch {
+
+template <typename Number>
+LevelTransfers<Number>::LevelTransfers(const std::vector<LevelOps<Number> *> &ops, std::shared_ptr<const Agglomeration> agg, MemSpace space)
+  : agg_(std::move(agg)), space_(space)
+{
+  t_.resize(ops.size());
+  if (agg_ && agg_->level + 1 < (int)ops.size()) {
+    twin_ = std::make_unique<LevelOps<Number>>(agg_->twin, space, false);
+    const size_t n = (size_t)agg_->twin->box.owned_points();
+    twin_b_ = Buffer<Number>(space, n);
+    twin_x_ = Buffer<Number>(space, n);
+  }
+  for (size_t l = 1; l < ops.size(); ++l) {
+    LevelOps<Number> *coarse = crosses((int)l) ? twin_.get() : ops[l - 1];
+    if (coarse && ops[l]) t_[l] = std::make_unique<TransferOps<Number>>(*coarse, *ops[l]);
+  }
+}
+
+template <typename Number>
+void LevelTransfers<Number>::set_stream(void *stream)
+{
+  if (twin_) twin_->set_stream(stream);
+}
+
+template <typename Number>
+PetscErrorCode LevelTransfers<Number>::restrict(int l, const Number *fine, Number *coarse)
+{
+  PetscFunctionBegin;
+  if (!crosses(l)) {
+    PetscCall(t_[l]->restrict(fine, coarse));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(t_[l]->restrict(fine, twin_b_.data()));
+  PetscCall(PetscSFBcastWithMemTypeBegin(agg_->gather, mpi_type<Number>(), memtype(space_), twin_b_.data(), memtype(space_), coarse, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(agg_->gather, mpi_type<Number>(), twin_b_.data(), coarse, MPI_REPLACE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+PetscErrorCode LevelTransfers<Number>::prolongate_add(int l, const Number *coarse, Number *fine)
+{
+  PetscFunctionBegin;
+  if (!crosses(l)) {
+    PetscCall(t_[l]->prolongate_add(coarse, fine));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  // one leaf per root: MPI_REPLACE (the device PetscSF has no MPI_SUM for MPI_FLOAT)
+  PetscCall(PetscSFReduceWithMemTypeBegin(agg_->gather, mpi_type<Number>(), memtype(space_), coarse, memtype(space_), twin_x_.data(), MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(agg_->gather, mpi_type<Number>(), coarse, twin_x_.data(), MPI_REPLACE));
+  PetscCall(t_[l]->prolongate_add(twin_x_.data(), fine));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template class LevelTransfers<float>;
+template class LevelTransfers<double>;
+
+} // namespace vpatch
