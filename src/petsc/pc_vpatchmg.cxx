@@ -26,7 +26,7 @@ struct PC_VPatchMG {
   PetscInt precision = 0; // 0 single, 1 double
   PetscBool fmg_double = PETSC_TRUE; // single-precision full multigrid: level solutions in double (MixedFMG)
   PetscBool graphs = PETSC_TRUE;     // CUDA graphs of the small levels' cycles (Hierarchy::use_graphs)
-  PetscInt agglomerate = -1;         // levels of at most this many points on rank 0 alone; -1: by memory space
+  PetscInt agglomerate = 0;          // on several ranks, the levels of at most this many points on rank 0 alone
   std::vector<std::shared_ptr<Level>> mesh; // null on ranks other than 0 for the agglomerated levels
   std::shared_ptr<Agglomeration> agg;
   std::unique_ptr<Hierarchy<float>> single;
@@ -51,13 +51,10 @@ struct PC_VPatchMG {
   }
 };
 
-static constexpr PetscInt kAgglomerateDevice = (PetscInt)1 << 21; // points (the CUDA graphs' level size)
-
 // Coarsen the operator's level as far as asked (or to 2 cells per direction, or as far as
 // the rank partition stays nested). On several ranks, the first coarse level with at most
-// mg->agglomerate points (by default 2^21 with device vectors: their ghost exchanges cost
-// more than the level's work; none on the host) and the levels below it go to rank 0 alone.
-static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg, MemSpace s)
+// mg->agglomerate points and the levels below it go to rank 0 alone.
+static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg)
 {
   std::shared_ptr<Level> fine, twin;
   MatType type;
@@ -70,7 +67,7 @@ static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg, MemSpace s)
   PetscCheck(fine->cells >= 2, comm, PETSC_ERR_ARG_INCOMP, "PCVPATCHMG needs at least 2 cells per direction");
   PetscCallMPI(MPI_Comm_size(fine->comm, &size));
   PetscCallMPI(MPI_Comm_rank(fine->comm, &rank));
-  const PetscInt limit = mg->agglomerate >= 0 ? mg->agglomerate : (s == MemSpace::Device ? kAgglomerateDevice : 0);
+  const PetscInt limit = mg->agglomerate;
   std::vector<std::shared_ptr<Level>> mesh{fine};
   PetscInt cells = fine->cells; // of the last level (known on every rank, also where it is on rank 0 alone)
   size_t agg_from_fine = 0;     // the agglomerated level, counted from the finest (0: none)
@@ -114,7 +111,7 @@ static PetscErrorCode PCSetUp_VPatchMG(PC pc)
   mg->reset();
   MemSpace s = MemSpace::Host;
   PetscCall(MatMemSpace(pc->pmat, &s)); // allocate the hierarchy now, not inside the solve
-  PetscCall(BuildMeshes(pc, mg, s));
+  PetscCall(BuildMeshes(pc, mg));
   if (mg->precision == 0) PetscCall(GetHierarchy(mg, s, mg->single));
   else PetscCall(GetHierarchy(mg, s, mg->dbl));
   PetscCall(PetscLogEventEnd(events.setup, pc, 0, 0, 0));
@@ -230,7 +227,7 @@ static PetscErrorCode PCSetFromOptions_VPatchMG(PC pc, PetscOptionItems *PetscOp
   PetscCall(PetscOptionsBool("-pc_vpatchmg_fmg_double", "Single-precision full multigrid (PCVPatchMGApplyFull) keeps the level solutions in double: a float cycle per level on the double residual", "", mg->fmg_double, &mg->fmg_double, nullptr));
   PetscCall(PetscOptionsEList("-pc_vpatchmg_cycle_type", "Cycle type", "", PCVPatchMGCycleTypes + 1, 2, PCVPatchMGCycleTypes[mg->cycle], &v, &flg));
   if (flg) mg->cycle = v + 1;
-  PetscCall(PetscOptionsInt("-pc_vpatchmg_agglomerate", "On several ranks, the coarse levels with at most this many points on rank 0 alone (default: 2^21 with device vectors, none on the host; 0: none)", "",
+  PetscCall(PetscOptionsInt("-pc_vpatchmg_agglomerate", "On several ranks, the coarse levels with at most this many points on rank 0 alone (0: none)", "",
                             mg->agglomerate, &v, &flg));
   if (flg) {
     PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_vpatchmg_agglomerate must be at least 0, not %" PetscInt_FMT, v);
@@ -274,7 +271,7 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
   }
   if (mg->agg)
     PetscCall(PetscViewerASCIIPrintf(viewer, "levels 0..%d gathered onto rank 0 (-pc_vpatchmg_agglomerate: levels of at most %" PetscInt_FMT " points)\n", mg->agg->level,
-                                     mg->agglomerate >= 0 ? mg->agglomerate : (mg->space == MemSpace::Device ? kAgglomerateDevice : 0)));
+                                     mg->agglomerate));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
