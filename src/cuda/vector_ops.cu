@@ -2,6 +2,7 @@
 #include <cuda_runtime.h>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace vpatch {
 namespace cuda {
@@ -17,7 +18,7 @@ template <typename From, typename To, bool add>
 __global__ void convert_kernel(std::size_t n, const From *x, To *y)
 {
   for (std::size_t i = blockIdx.x * (std::size_t)blockDim.x + threadIdx.x; i < n; i += (std::size_t)gridDim.x * blockDim.x)
-    y[i] = add ? y[i] + static_cast<To>(x[i]) : static_cast<To>(x[i]);
+    y[i] = add ? static_cast<To>(std::common_type_t<From, To>(y[i]) + x[i]) : static_cast<To>(x[i]);
 }
 unsigned grid_for(std::size_t n)
 {

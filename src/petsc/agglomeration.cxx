@@ -17,7 +17,7 @@ static void OwnedRange(const std::vector<PetscInt> &ranges, PetscInt degree, siz
   *extent = (ranges[r + 1] - ranges[r]) * degree + (r + 2 == ranges.size() ? 1 : 0);
 }
 
-PetscErrorCode AgglomerationCreate(int level, const std::shared_ptr<Level> &twin, std::shared_ptr<Agglomeration> *out)
+PetscErrorCode AgglomerationCreate(int level, PetscInt limit, const std::shared_ptr<Level> &twin, std::shared_ptr<Agglomeration> *out)
 {
   const Level &L = *twin;
   PetscMPIInt rank, size;
@@ -28,14 +28,16 @@ PetscErrorCode AgglomerationCreate(int level, const std::shared_ptr<Level> &twin
   for (PetscInt d = 0; d < L.dim; ++d) parts[d] = L.cell_ranges[d].size() - 1;
   PetscCheck(parts[0] * parts[1] * parts[2] == (size_t)size, L.comm, PETSC_ERR_PLIB, "vpatch: a rank grid of %zu x %zu x %zu for %d ranks", parts[0],
              parts[1], parts[2], (int)size);
-  { // this rank's owned box as the DMDA made it (ranks numbered x fastest)
+  { // this rank's owned box as the DMDA made it (ranks numbered x fastest), agreed on every rank
     const size_t rc[3] = {(size_t)rank % parts[0], (size_t)rank / parts[0] % parts[1], (size_t)rank / (parts[0] * parts[1])};
+    PetscMPIInt same = 1, all;
     for (PetscInt d = 0; d < L.dim; ++d) {
       PetscInt s, m;
       OwnedRange(L.cell_ranges[d], L.degree, rc[d], &s, &m);
-      PetscCheck(s == L.box.os[d] && m == L.box.om[d], PETSC_COMM_SELF, PETSC_ERR_PLIB, "vpatch: rank %d owns points [%d, %d) along %d, not [%" PetscInt_FMT ", %" PetscInt_FMT ")",
-                 (int)rank, L.box.os[d], L.box.os[d] + L.box.om[d], (int)d, s, s + m);
+      same = same && s == L.box.os[d] && m == L.box.om[d];
     }
+    PetscCallMPI(MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, L.comm));
+    PetscCheck(all, L.comm, PETSC_ERR_PLIB, "vpatch: a rank's owned points differ from its cell ranges'; cannot gather level %d onto rank 0", level);
   }
   const PetscInt n = L.points_per_direction();
   const PetscInt nleaves = rank == 0 ? L.global_points() : 0;
@@ -70,6 +72,7 @@ PetscErrorCode AgglomerationCreate(int level, const std::shared_ptr<Level> &twin
   }
   auto agg = std::make_shared<Agglomeration>();
   agg->level = level;
+  agg->limit = limit;
   agg->twin = twin;
   PetscCall(PetscSFCreate(L.comm, &agg->gather));
   PetscCall(PetscSFSetGraph(agg->gather, (PetscInt)L.box.owned_points(), nleaves, nullptr, PETSC_OWN_POINTER, remote, PETSC_OWN_POINTER));

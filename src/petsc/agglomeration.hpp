@@ -13,13 +13,17 @@ namespace vpatch {
 
 struct Agglomeration {
   int level = -1;                // index (0: coarsest) of the finest level on rank 0 alone
+  PetscInt limit = 0;            // the size limit (points) that chose it
   std::shared_ptr<Level> twin;   // that level, distributed like the finer levels
   PetscSF gather = nullptr;      // roots: the twin's owned points on every rank; leaves: rank 0's level, lexicographic
+  Agglomeration() = default;
+  Agglomeration(const Agglomeration &) = delete;
+  Agglomeration &operator=(const Agglomeration &) = delete;
   ~Agglomeration();
 };
 
 // The gather of a distributed level's points onto rank 0 (the agglomeration's SF).
-PetscErrorCode AgglomerationCreate(int level, const std::shared_ptr<Level> &twin, std::shared_ptr<Agglomeration> *agg);
+PetscErrorCode AgglomerationCreate(int level, PetscInt limit, const std::shared_ptr<Level> &twin, std::shared_ptr<Agglomeration> *agg);
 // Level `twin` whole on rank 0 (PETSC_COMM_SELF); nullptr on the other ranks.
 PetscErrorCode LevelCreateOnRoot(const Level &twin, std::shared_ptr<Level> *root);
 

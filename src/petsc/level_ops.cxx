@@ -140,7 +140,7 @@ template <typename From, typename To>
 void convert(MemSpace s, size_t n, const From *x, To *y, void *stream, bool add)
 {
   if (s == MemSpace::Host)
-    for (size_t i = 0; i < n; ++i) y[i] = add ? y[i] + static_cast<To>(x[i]) : static_cast<To>(x[i]);
+    for (size_t i = 0; i < n; ++i) y[i] = add ? static_cast<To>(std::common_type_t<From, To>(y[i]) + x[i]) : static_cast<To>(x[i]);
   else if constexpr (have_cuda) cuda::convert(n, x, y, stream, add);
 }
 template void convert<double, float>(MemSpace, size_t, const double *, float *, void *, bool);
@@ -166,19 +166,20 @@ template <typename Number>
 PetscErrorCode LevelOps<Number>::local_to_global_add(const Number *l, Number *g)
 {
   PetscFunctionBegin;
-  if constexpr (std::is_same_v<Number, float>) { // g += (float) (the sums in double of the local copies)
-    const size_t nl = (size_t)box().local_points(), n = (size_t)box().owned_points();
-    if (!sum_local_.size()) {
-      sum_local_ = Buffer<double>(space_, nl);
-      sum_owned_ = Buffer<double>(space_, n);
+  if constexpr (std::is_same_v<Number, float>)
+    if (space_ == MemSpace::Device) { // g = (float) (g + the sums in double of the local copies)
+      const size_t nl = (size_t)box().local_points(), n = (size_t)box().owned_points();
+      if (!sum_local_.size()) {
+        sum_local_ = Buffer<double>(space_, nl);
+        sum_owned_ = Buffer<double>(space_, n);
+      }
+      convert(space_, nl, l, sum_local_.data(), stream_, false);
+      sum_owned_.zero(stream_);
+      PetscCall(PetscSFReduceWithMemTypeBegin(level_->gtol, MPI_DOUBLE, memtype(space_), sum_local_.data(), memtype(space_), sum_owned_.data(), MPI_SUM));
+      PetscCall(PetscSFReduceEnd(level_->gtol, MPI_DOUBLE, sum_local_.data(), sum_owned_.data(), MPI_SUM));
+      convert(space_, n, sum_owned_.data(), g, stream_, true);
+      PetscFunctionReturn(PETSC_SUCCESS);
     }
-    convert(space_, nl, l, sum_local_.data(), stream_, false);
-    sum_owned_.zero(stream_);
-    PetscCall(PetscSFReduceWithMemTypeBegin(level_->gtol, MPI_DOUBLE, memtype(space_), sum_local_.data(), memtype(space_), sum_owned_.data(), MPI_SUM));
-    PetscCall(PetscSFReduceEnd(level_->gtol, MPI_DOUBLE, sum_local_.data(), sum_owned_.data(), MPI_SUM));
-    convert(space_, n, sum_owned_.data(), g, stream_, true);
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(PetscSFReduceWithMemTypeBegin(level_->gtol, mpi_type<Number>(), memtype(space_), l, memtype(space_), g, MPI_SUM));
   PetscCall(PetscSFReduceEnd(level_->gtol, mpi_type<Number>(), l, g, MPI_SUM));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -15,7 +15,11 @@ namespace vpatch {
 enum class MemSpace { Host, Device };
 inline PetscMemType memtype(MemSpace s) { return s == MemSpace::Host ? PETSC_MEMTYPE_HOST : PETSC_MEMTYPE_DEVICE; }
 template <typename Number>
-MPI_Datatype mpi_type() { return std::is_same_v<Number, float> ? MPI_FLOAT : MPI_DOUBLE; }
+MPI_Datatype mpi_type()
+{
+  static_assert(std::is_same_v<Number, float> || std::is_same_v<Number, double>, "vpatch levels are float or double");
+  return std::is_same_v<Number, float> ? MPI_FLOAT : MPI_DOUBLE;
+}
 
 enum class SweepType { Forward, Backward, Symmetric };
 enum class CompositeType { Multiplicative, Additive };
@@ -57,8 +61,8 @@ private:
   MemSpace space_ = MemSpace::Host;
 };
 
-// y = (To) x, or y += (To) x with add, on n entries in memory space s (the precision
-// conversions of PCVPATCHMG).
+// y = (To) x, or y = (To) (y + x) with add (in the wider type: one rounding), on n entries
+// in memory space s (the precision conversions of PCVPATCHMG).
 template <typename From, typename To>
 void convert(MemSpace s, size_t n, const From *x, To *y, void *stream, bool add = false);
 
@@ -101,8 +105,8 @@ private:
   LevelTables<Number> host_tables_;
   Buffer<Number> t_mass_, t_stiff_, t_mrows_, t_krows_, t_s_, t_st_, t_lambda_, t_dense_;
   Buffer<Number> local_[3], owned_work_;
-  // Float ghost sums in double, on the host as on the device (PETSc's device PetscSF has no
-  // MPI_SUM for MPI_FLOAT): the local array and the owners' sums
+  // Float ghost sums on the device in double (PETSc's device PetscSF has no MPI_SUM for
+  // MPI_FLOAT; on the host it sums floats): the local array and the owners' sums
   Buffer<double> sum_local_, sum_owned_;
   OperatorView<Number> op_{};
   PatchView<Number> patch_{};

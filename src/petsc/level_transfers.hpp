@@ -24,10 +24,10 @@ public:
   bool crosses(int l) const { return agg_ && l - 1 == agg_->level; }
 
 private:
-  std::vector<std::unique_ptr<TransferOps<Number>>> t_; // t_[l]: level l-1 -> l
   std::shared_ptr<const Agglomeration> agg_;
-  std::unique_ptr<LevelOps<Number>> twin_;
+  std::unique_ptr<LevelOps<Number>> twin_; // before t_, whose crossing transfer refers to it
   Buffer<Number> twin_b_, twin_x_;
+  std::vector<std::unique_ptr<TransferOps<Number>>> t_; // t_[l]: level l-1 -> l
   MemSpace space_;
 };
 

@@ -72,13 +72,18 @@ static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg)
   PetscInt cells = fine->cells; // of the last level (known on every rank, also where it is on rank 0 alone)
   size_t agg_from_fine = 0;     // the agglomerated level, counted from the finest (0: none)
   const PetscInt wanted = mg->levels;
-  while ((wanted < 0 || (PetscInt)mesh.size() < wanted)) {
+  // the last level goes to rank 0 (with all below it) if it is a coarse one within the limit
+  auto agglomerate = [&]() -> PetscErrorCode {
+    PetscFunctionBegin;
     if (!agg_from_fine && size > 1 && mesh.size() > 1 && mesh.back()->global_points() <= limit) {
       twin = mesh.back();
       PetscCall(LevelCreateOnRoot(*twin, &mesh.back()));
       agg_from_fine = mesh.size() - 1;
-      continue;
     }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
+  while ((wanted < 0 || (PetscInt)mesh.size() < wanted)) {
+    PetscCall(agglomerate());
     bool nested = cells % 2 == 0 && cells > 2;
     if (!agg_from_fine)
       for (PetscInt d = 0; d < fine->dim && nested; ++d)
@@ -94,9 +99,10 @@ static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg)
     mesh.push_back(coarse);
     cells /= 2;
   }
+  PetscCall(agglomerate());
   mg->mesh.assign(mesh.rbegin(), mesh.rend());
   mg->agg.reset();
-  if (agg_from_fine) PetscCall(AgglomerationCreate((int)(mesh.size() - 1 - agg_from_fine), twin, &mg->agg));
+  if (agg_from_fine) PetscCall(AgglomerationCreate((int)(mesh.size() - 1 - agg_from_fine), limit, twin, &mg->agg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -253,7 +259,7 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
                                      mg->fmg_double ? "level solutions in double, one float cycle per level on the double residual" : "all in float"));
   if (mg->space == MemSpace::Device) {
     const int gl = mg->precision == 0 ? (mg->single ? mg->single->graph_level() : -1) : (mg->dbl ? mg->dbl->graph_level() : -1);
-    if (gl >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: the cycles of levels 0..%d\n", gl));
+    if (gl >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: the cycles of levels 0..%d%s\n", gl, mg->agg ? " (on rank 0)" : ""));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: none%s\n", mg->graphs ? "" : " (-pc_vpatchmg_cuda_graphs 0)"));
   }
   if (mg->mesh.empty()) PetscFunctionReturn(PETSC_SUCCESS);
@@ -270,8 +276,8 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
                                      mg->agg && (int)l <= mg->agg->level ? " on rank 0 alone" : ""));
   }
   if (mg->agg)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "levels 0..%d gathered onto rank 0 (-pc_vpatchmg_agglomerate: levels of at most %" PetscInt_FMT " points)\n", mg->agg->level,
-                                     mg->agglomerate));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  level%s%d gathered onto rank 0 (-pc_vpatchmg_agglomerate: levels of at most %" PetscInt_FMT " points)\n",
+                                     mg->agg->level ? "s 0.." : " ", mg->agg->level, mg->agg->limit));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
