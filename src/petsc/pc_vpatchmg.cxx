@@ -53,7 +53,9 @@ struct PC_VPatchMG {
 
 // Coarsen the operator's level as far as asked (or to 2 cells per direction, or as far as
 // the rank partition stays nested). On several ranks, the first coarse level with at most
-// mg->agglomerate points and the levels below it go to rank 0 alone.
+// mg->agglomerate points and the levels below it go to rank 0 alone; so does the level where
+// the ranks' cell ranges stop halving while the mesh still could (so that the hierarchy, and
+// the iterations, are those of one rank).
 static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg)
 {
   std::shared_ptr<Level> fine, twin;
@@ -67,15 +69,15 @@ static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg)
   PetscCheck(fine->cells >= 2, comm, PETSC_ERR_ARG_INCOMP, "PCVPATCHMG needs at least 2 cells per direction");
   PetscCallMPI(MPI_Comm_size(fine->comm, &size));
   PetscCallMPI(MPI_Comm_rank(fine->comm, &rank));
-  const PetscInt limit = mg->agglomerate;
   std::vector<std::shared_ptr<Level>> mesh{fine};
   PetscInt cells = fine->cells; // of the last level (known on every rank, also where it is on rank 0 alone)
   size_t agg_from_fine = 0;     // the agglomerated level, counted from the finest (0: none)
   const PetscInt wanted = mg->levels;
+  PetscInt limit = mg->agglomerate; // 0 in the Agglomeration: chosen by the rank grid
   // the last level goes to rank 0 (with all below it) if it is a coarse one within the limit
-  auto agglomerate = [&]() -> PetscErrorCode {
+  auto agglomerate = [&](bool below_limit) -> PetscErrorCode {
     PetscFunctionBegin;
-    if (!agg_from_fine && size > 1 && mesh.size() > 1 && mesh.back()->global_points() <= limit) {
+    if (!agg_from_fine && size > 1 && mesh.size() > 1 && below_limit) {
       twin = mesh.back();
       PetscCall(LevelCreateOnRoot(*twin, &mesh.back()));
       agg_from_fine = mesh.size() - 1;
@@ -83,11 +85,17 @@ static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg)
     PetscFunctionReturn(PETSC_SUCCESS);
   };
   while ((wanted < 0 || (PetscInt)mesh.size() < wanted)) {
-    PetscCall(agglomerate());
-    bool nested = cells % 2 == 0 && cells > 2;
+    PetscCall(agglomerate(mesh.back() && mesh.back()->global_points() <= limit));
+    const bool halves = cells % 2 == 0 && cells > 2;
+    bool nested = halves;
     if (!agg_from_fine)
       for (PetscInt d = 0; d < fine->dim && nested; ++d)
         for (PetscInt c : mesh.back()->cell_ranges[d]) nested = nested && c % 2 == 0;
+    if (halves && !nested && size > 1 && mesh.size() > 1) { // the rank grid stops here, rank 0 goes on
+      limit = 0;
+      PetscCall(agglomerate(true));
+      continue;
+    }
     if (!nested) {
       PetscCheck(wanted < 0, comm, PETSC_ERR_ARG_INCOMP,
                  "-pc_vpatchmg_levels %" PetscInt_FMT ": a mesh of %" PetscInt_FMT " cells per direction on this rank grid coarsens to only %d levels",
@@ -99,7 +107,7 @@ static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg)
     mesh.push_back(coarse);
     cells /= 2;
   }
-  PetscCall(agglomerate());
+  PetscCall(agglomerate(mesh.back() && mesh.back()->global_points() <= limit));
   mg->mesh.assign(mesh.rbegin(), mesh.rend());
   mg->agg.reset();
   if (agg_from_fine) PetscCall(AgglomerationCreate((int)(mesh.size() - 1 - agg_from_fine), limit, twin, &mg->agg));
@@ -275,9 +283,11 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
                                      points, l == 0 ? (cells == 2 ? " (exact coarse solve: one vpatch application)" : " (coarse: one vpatch application)") : "",
                                      mg->agg && (int)l <= mg->agg->level ? " on rank 0 alone" : ""));
   }
-  if (mg->agg)
+  if (mg->agg && mg->agg->limit)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  level%s%d gathered onto rank 0 (-pc_vpatchmg_agglomerate: levels of at most %" PetscInt_FMT " points)\n",
                                      mg->agg->level ? "s 0.." : " ", mg->agg->level, mg->agg->limit));
+  else if (mg->agg)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  level%s%d gathered onto rank 0 (the ranks' cell ranges halve no further)\n", mg->agg->level ? "s 0.." : " ", mg->agg->level));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
