@@ -19,7 +19,7 @@ field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
 if [ "$N" -lt 2 ]; then echo "FAIL only $N GPU(s): these checks need two or more"; exit 1; fi
 echo "== $N GPUs: $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | xargs)"
 
-echo "== every GPU holds its rank's share (3D Q3, 37.9M DoF on $N ranks)"
+echo "== every GPU holds its rank's share (3D Q3, 38.3M DoF on $N ranks)"
 nvidia-smi --query-gpu=index,memory.used --format=csv,noheader,nounits > $LOG/mem_base.log
 nvidia-smi --query-gpu=index,memory.used --format=csv,noheader,nounits -lms 100 > $LOG/mem_ranks.log & mon=$!
 mpiexec -n $N $P -dim 3 -degree 3 -cells 112 -dm_vec_type cuda -pc_type vpatchmg -device_view > $LOG/device_view.log 2>&1
