@@ -60,7 +60,7 @@ static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg)
 {
   std::shared_ptr<Level> fine, twin;
   MatType type;
-  PetscMPIInt size, rank;
+  PetscMPIInt size;
   MPI_Comm comm = PetscObjectComm((PetscObject)pc);
   PetscFunctionBegin;
   PetscCall(LevelQuery((PetscObject)pc->pmat, &fine));
@@ -68,7 +68,6 @@ static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg)
   PetscCheck(fine, comm, PETSC_ERR_ARG_WRONG, "PCVPATCHMG needs the matrix-free operator of a vpatch DM (VPatchCreateOperator()); got a matrix of type %s", type);
   PetscCheck(fine->cells >= 2, comm, PETSC_ERR_ARG_INCOMP, "PCVPATCHMG needs at least 2 cells per direction");
   PetscCallMPI(MPI_Comm_size(fine->comm, &size));
-  PetscCallMPI(MPI_Comm_rank(fine->comm, &rank));
   std::vector<std::shared_ptr<Level>> mesh{fine};
   PetscInt cells = fine->cells; // of the last level (known on every rank, also where it is on rank 0 alone)
   size_t agg_from_fine = 0;     // the agglomerated level, counted from the finest (0: none)
@@ -283,11 +282,12 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
                                      points, l == 0 ? (cells == 2 ? " (exact coarse solve: one vpatch application)" : " (coarse: one vpatch application)") : "",
                                      mg->agg && (int)l <= mg->agg->level ? " on rank 0 alone" : ""));
   }
-  if (mg->agg && mg->agg->limit)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  level%s%d gathered onto rank 0 (-pc_vpatchmg_agglomerate: levels of at most %" PetscInt_FMT " points)\n",
-                                     mg->agg->level ? "s 0.." : " ", mg->agg->level, mg->agg->limit));
-  else if (mg->agg)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  level%s%d gathered onto rank 0 (the ranks' cell ranges halve no further)\n", mg->agg->level ? "s 0.." : " ", mg->agg->level));
+  if (mg->agg) {
+    char why[96];
+    if (mg->agg->limit) PetscCall(PetscSNPrintf(why, sizeof(why), "-pc_vpatchmg_agglomerate: levels of at most %" PetscInt_FMT " points", mg->agg->limit));
+    else PetscCall(PetscStrncpy(why, "the ranks' cell ranges halve no further", sizeof(why)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  level%s%d gathered onto rank 0 (%s)\n", mg->agg->level ? "s 0.." : " ", mg->agg->level, why));
+  }
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
