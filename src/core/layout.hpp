@@ -35,9 +35,13 @@ struct Box {
   {
     return on_boundary_1d(i) || on_boundary_1d(j) || (dim == 3 && on_boundary_1d(l));
   }
-  // Vertices whose patch this rank owns: [pb, pe) per direction (interior vertices only).
+  // The patches this rank runs: vertices [patch_begin, patch_end) per direction, interior
+  // vertices only. Those of its own vertices (its cells' first ones); with halo_patches also
+  // those of the next rank's first vertices, whose interiors reach this rank's points (the
+  // in-place sweep of a distributed level, src/petsc/sweep_halo.hpp, runs them on both ranks).
+  bool halo_patches;
   VPATCH_HD int patch_begin(int d) const { return d < dim ? (cs[d] > 1 ? cs[d] : 1) : 0; }
-  VPATCH_HD int patch_end(int d) const { return d < dim ? ce[d] : 1; }
+  VPATCH_HD int patch_end(int d) const { return d < dim ? (halo_patches && ce[d] < cells ? ce[d] + 1 : ce[d]) : 1; }
   VPATCH_HD long owned_points() const { return (long)om[0] * om[1] * om[2]; }
   VPATCH_HD long local_points() const { return (long)gm[0] * gm[1] * gm[2]; }
   // Owned and ghosted arrays coincide (a single rank).

@@ -83,6 +83,9 @@ template <typename Number, typename Out = Number>
 void residual_boundary(const Box &box, const Number *b, const Number *x, Out *r, void *stream);
 template <typename Number>
 void set_boundary(const Box &box, Number value, Number *dst, void *stream);
+// The owned points between an owned array and a ghosted local array (see cpu::copy_owned).
+template <typename Number>
+void copy_owned(const Box &box, bool to_local, const Number *src, Number *dst, void *stream);
 
 } // namespace cuda
 } // namespace vpatch

@@ -8,37 +8,14 @@ Agglomeration::~Agglomeration()
   if (gather) (void)PetscSFDestroy(&gather);
 }
 
-// The first point and extent of the support points rank part r owns along a direction
-// (its cells' first points, and the direction's last point on the last part), as the DMDA
-// of LevelGetDA distributes them.
-static void OwnedRange(const std::vector<PetscInt> &ranges, PetscInt degree, size_t r, PetscInt *start, PetscInt *extent)
-{
-  *start = ranges[r] * degree;
-  *extent = (ranges[r + 1] - ranges[r]) * degree + (r + 2 == ranges.size() ? 1 : 0);
-}
-
 PetscErrorCode AgglomerationCreate(int level, PetscInt limit, const std::shared_ptr<Level> &twin, std::shared_ptr<Agglomeration> *out)
 {
   const Level &L = *twin;
-  PetscMPIInt rank, size;
-  size_t parts[3] = {1, 1, 1};
+  PetscMPIInt rank;
+  size_t parts[3], mine[3];
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(L.comm, &rank));
-  PetscCallMPI(MPI_Comm_size(L.comm, &size));
-  for (PetscInt d = 0; d < L.dim; ++d) parts[d] = L.cell_ranges[d].size() - 1;
-  PetscCheck(parts[0] * parts[1] * parts[2] == (size_t)size, L.comm, PETSC_ERR_PLIB, "vpatch: a rank grid of %zu x %zu x %zu for %d ranks", parts[0],
-             parts[1], parts[2], (int)size);
-  { // this rank's owned box as the DMDA made it (ranks numbered x fastest), agreed on every rank
-    const size_t rc[3] = {(size_t)rank % parts[0], (size_t)rank / parts[0] % parts[1], (size_t)rank / (parts[0] * parts[1])};
-    PetscMPIInt same = 1, all;
-    for (PetscInt d = 0; d < L.dim; ++d) {
-      PetscInt s, m;
-      OwnedRange(L.cell_ranges[d], L.degree, rc[d], &s, &m);
-      same = same && s == L.box.os[d] && m == L.box.om[d];
-    }
-    PetscCallMPI(MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, L.comm));
-    PetscCheck(all, L.comm, PETSC_ERR_PLIB, "vpatch: a rank's owned points differ from its cell ranges'; cannot gather level %d onto rank 0", level);
-  }
+  PetscCall(LevelRankPart(L, "cannot gather a level onto rank 0", parts, mine));
   const PetscInt n = L.points_per_direction();
   const PetscInt nleaves = rank == 0 ? L.global_points() : 0;
   PetscSFNode *remote;
@@ -53,7 +30,7 @@ PetscErrorCode AgglomerationCreate(int level, PetscInt limit, const std::shared_
       extent[d].resize(parts[d]);
       for (size_t r = 0; r < parts[d]; ++r) {
         PetscInt s = 0, m = 1;
-        if (d < L.dim) OwnedRange(L.cell_ranges[d], L.degree, r, &s, &m);
+        if (d < L.dim) LevelOwnedRange(L.cell_ranges[d], L.degree, r, &s, &m);
         extent[d][r] = m;
         for (PetscInt i = s; i < s + m; ++i) {
           part[d][i] = (PetscInt)r;

@@ -1,10 +1,12 @@
 #include "level.hpp"
+#include "sweep_halo.hpp"
 #include <algorithm>
 
 namespace vpatch {
 
 Level::~Level()
 {
+  sweep.reset(); // its PetscSF before the communicator goes
   if (da) (void)DMDestroy(&da);
   if (comm != MPI_COMM_NULL) (void)PetscCommDestroy(&comm);
 }
@@ -58,13 +60,42 @@ PetscErrorCode LevelPartition(MPI_Comm comm, PetscInt dim, PetscInt cells, std::
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Support points rank r owns along direction d: its cells' first points, and the last
-// point of the direction on the last rank.
+void LevelOwnedRange(const std::vector<PetscInt> &ranges, PetscInt degree, size_t r, PetscInt *start, PetscInt *extent)
+{
+  *start = ranges[r] * degree;
+  *extent = (ranges[r + 1] - ranges[r]) * degree + (r + 2 == ranges.size() ? 1 : 0);
+}
+
+PetscErrorCode LevelRankPart(const Level &L, const char *what, size_t parts[3], size_t part[3])
+{
+  PetscMPIInt rank, size, same = 1, all;
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(L.comm, &rank));
+  PetscCallMPI(MPI_Comm_size(L.comm, &size));
+  for (PetscInt d = 0; d < 3; ++d) parts[d] = d < L.dim ? L.cell_ranges[d].size() - 1 : 1;
+  PetscCheck(parts[0] * parts[1] * parts[2] == (size_t)size, L.comm, PETSC_ERR_PLIB, "vpatch: a rank grid of %zu x %zu x %zu for %d ranks", parts[0],
+             parts[1], parts[2], (int)size);
+  part[0] = (size_t)rank % parts[0];
+  part[1] = (size_t)rank / parts[0] % parts[1];
+  part[2] = (size_t)rank / (parts[0] * parts[1]);
+  for (PetscInt d = 0; d < L.dim; ++d) {
+    PetscInt s, m;
+    LevelOwnedRange(L.cell_ranges[d], L.degree, part[d], &s, &m);
+    same = same && s == L.box.os[d] && m == L.box.om[d];
+  }
+  PetscCallMPI(MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, L.comm));
+  PetscCheck(all, L.comm, PETSC_ERR_PLIB, "vpatch: a rank's owned points differ from its cell ranges' (%s)", what);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Support points each part owns along direction d.
 static std::vector<PetscInt> OwnedPoints(const Level &L, PetscInt d)
 {
-  std::vector<PetscInt> own;
-  const size_t parts = L.cell_ranges[d].size() - 1;
-  for (size_t r = 0; r < parts; ++r) own.push_back((L.cell_ranges[d][r + 1] - L.cell_ranges[d][r]) * L.degree + (r + 1 == parts ? 1 : 0));
+  std::vector<PetscInt> own(L.cell_ranges[d].size() - 1);
+  for (size_t r = 0; r < own.size(); ++r) {
+    PetscInt s;
+    LevelOwnedRange(L.cell_ranges[d], L.degree, r, &s, &own[r]);
+  }
   return own;
 }
 
@@ -128,6 +159,10 @@ PetscErrorCode LevelCreate(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscIn
   L->box = make_box((int)dim, (int)degree, (int)cells, os, om, gs, gm);
   L->element = std::make_unique<Element1D>((int)degree);
   L->matrices = std::make_unique<Level1D>(*L->element, (int)cells);
+  if (size > 1) { // the smoother's halo with the level, not inside the first solve
+    const SweepHalo *halo;
+    PetscCall(LevelGetSweepHalo(*L, &halo));
+  }
   *out = std::move(L);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

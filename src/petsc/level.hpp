@@ -12,6 +12,8 @@
 
 namespace vpatch {
 
+struct SweepHalo;
+
 struct Level {
   MPI_Comm comm = MPI_COMM_NULL;        // PETSc's inner communicator of the level (held, released by the destructor)
   PetscInt dim = 0, degree = 0, cells = 0;
@@ -25,6 +27,7 @@ struct Level {
   std::unique_ptr<Element1D> element;
   std::unique_ptr<Level1D> matrices;
   PetscSF gtol = nullptr;               // global -> ghosted local (the DMDA's scatter, not owned; with the DMDA)
+  std::unique_ptr<SweepHalo> sweep;     // the in-place sweep's layout and ghost update (LevelGetSweepHalo)
 
   ~Level();
   PetscInt points_per_direction() const { return cells * degree + 1; }
@@ -41,6 +44,14 @@ PetscErrorCode LevelPartition(MPI_Comm comm, PetscInt dim, PetscInt cells, std::
 PetscErrorCode LevelCoarsen(const Level &fine, std::shared_ptr<Level> *coarse);
 // The level's DMDA (and gtol), made now if it was not yet (collective on the level's comm).
 PetscErrorCode LevelGetDA(Level &level, DM *da);
+// The first support point and the number of them that part r of a direction's cell ranges
+// owns (its cells' first points, and the direction's last point on the last part), as the
+// DMDA of LevelGetDA distributes them.
+void LevelOwnedRange(const std::vector<PetscInt> &ranges, PetscInt degree, size_t r, PetscInt *start, PetscInt *extent);
+// The rank grid (parts per direction, 1 beyond dim) and this rank's part in it (the DMDA's
+// numbering, x fastest), checked on every rank against the owned points of its Box
+// (collective on the level's comm); `what` names the caller in the error.
+PetscErrorCode LevelRankPart(const Level &level, const char *what, size_t parts[3], size_t part[3]);
 
 // The level attached to a DM, Mat or PC-visible object (nullptr if none).
 PetscErrorCode LevelQuery(PetscObject obj, std::shared_ptr<Level> *level);

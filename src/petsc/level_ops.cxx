@@ -1,4 +1,5 @@
 #include "level_ops.hpp"
+#include "sweep_halo.hpp"
 #include "../core/cpu/kernels_cpu.hpp"
 #include "../core/dispatch.hpp"
 #include "../cuda/vector_ops_cuda.hpp"
@@ -149,7 +150,9 @@ template void convert<float, double>(MemSpace, size_t, const float *, double *, 
 template <typename Number>
 Number *LevelOps<Number>::local_work(int which)
 {
-  if (!local_[which].size()) local_[which] = Buffer<Number>(space_, (size_t)box().local_points());
+  // sized for the DMDA's ghosted layout and for the sweep's, one point wider (sweep_in_place)
+  const Box &b = level_->sweep ? level_->sweep->box : box();
+  if (!local_[which].size()) local_[which] = Buffer<Number>(space_, (size_t)b.local_points());
   return local_[which].data();
 }
 
@@ -297,8 +300,10 @@ PetscErrorCode LevelOps<Number>::diagonal(Number *d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// One color of corrections: x += damping * sum_{j in color} R_j^T A_j^{-1} r_j.
-// x_zero: x is zero, the residual is bl (ghosted where the level is distributed).
+// One color of corrections: x += damping * sum_{j in color} R_j^T A_j^{-1} r_j, where x is
+// owned and the patches' residuals are given: the global residual (Global kernel, additive)
+// or, from zero, bl (ghosted where the level is distributed). On one rank also the local
+// residuals (in place); a distributed level sweeps those in sweep_in_place.
 template <typename Number>
 PetscErrorCode LevelOps<Number>::color_step(const SmootherConfig &cfg, int color, const Number *bl, Number *x, bool x_zero)
 {
@@ -309,7 +314,8 @@ PetscErrorCode LevelOps<Number>::color_step(const SmootherConfig &cfg, int color
   if (kernel == SmootherKernel::Boundary && (distributed() || cfg.damping != 1.0 || mode == PatchResidual::Given))
     kernel = SmootherKernel::Fused;
   PetscFunctionBegin;
-  const Number *rhs = bl, *xl = x;
+  PetscCheck(!distributed() || mode == PatchResidual::Given, PETSC_COMM_SELF, PETSC_ERR_PLIB, "vpatch: local residuals on a distributed level sweep in place");
+  const Number *rhs = bl;
   Number *out = x;
   if (global) { // rhs = the global residual, ghosted
     Number *r = owned_work_.data();
@@ -321,20 +327,75 @@ PetscErrorCode LevelOps<Number>::color_step(const SmootherConfig &cfg, int color
     }
   }
   if (distributed()) {
-    if (mode == PatchResidual::Local) {
-      PetscCall(global_to_local(x, local_work(0)));
-      xl = local_work(0);
-    }
     out = local_work(1);
     local_[1].zero(stream_);
   }
-  const Number scale = (Number)cfg.damping;
+  PetscCall(patch_correct(b, cfg.solver, kernel, mode, color, (Number)cfg.damping, rhs, x, out));
+  if (distributed()) PetscCall(local_to_global_add(out, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The patches of one color (all: color < 0) on arrays of box's local layout, logged.
+template <typename Number>
+PetscErrorCode LevelOps<Number>::patch_correct(const Box &b, LocalSolver solver, SmootherKernel kernel, PatchResidual mode, int color, Number scale,
+                                               const Number *rhs, const Number *x, Number *out)
+{
+  PetscFunctionBegin;
   PetscCall(KernelBegin(space_));
   if (space_ == MemSpace::Host)
-    dispatch(b.dim, b.degree, [&](auto D, auto K) { cpu::patch_correct<D(), K()>(b, patch_, cfg.solver, mode, color, scale, rhs, xl, out); });
-  else if constexpr (have_cuda) cuda::patch_correct(b, patch_, cfg.solver, mode, color, scale, rhs, xl, out, kernel, stream_);
-  PetscCall(KernelEnd(space_, patch_flops(b, mode, cfg.solver, color)));
-  if (distributed()) PetscCall(local_to_global_add(out, x));
+    dispatch(b.dim, b.degree, [&](auto D, auto K) { cpu::patch_correct<D(), K()>(b, patch_, solver, mode, color, scale, rhs, x, out); });
+  else if constexpr (have_cuda) cuda::patch_correct(b, patch_, solver, mode, color, scale, rhs, x, out, kernel, stream_);
+  PetscCall(KernelEnd(space_, patch_flops(box(), mode, solver, color)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// A multiplicative sweep of a distributed level in place on the sweep layout
+// (sweep_halo.hpp): b and x copied in and their ghosts updated (x zeroed instead from
+// zero), the colors in turn with a ghost update between two, the owned points copied out.
+template <typename Number>
+PetscErrorCode LevelOps<Number>::sweep_in_place(const SmootherConfig &cfg, const std::vector<int> &order, const Number *bvec, Number *x,
+                                                bool zero_guess)
+{
+  const SweepHalo *h;
+  PetscFunctionBegin;
+  PetscCall(LevelGetSweepHalo(*level_, &h));
+  const Box &sb = h->box;
+  Number *xs = local_work(0), *bs = local_work(2);
+  auto copy_in = [&](const Number *owned, Number *local) -> PetscErrorCode {
+    PetscFunctionBegin;
+    copy_owned(sb, true, owned, local);
+    PetscCall(halo_update(*h, local));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
+  PetscCall(copy_in(bvec, bs));
+  if (zero_guess) local_[0].zero(stream_);
+  else PetscCall(copy_in(x, xs));
+  for (size_t i = 0; i < order.size(); ++i) {
+    const PatchResidual mode = zero_guess && i == 0 ? PatchResidual::Given : PatchResidual::Local;
+    // Boundary assigns x_I: in place, undamped and from a residual of its own only
+    const SmootherKernel kernel =
+      cfg.kernel == SmootherKernel::Boundary && (cfg.damping != 1.0 || mode == PatchResidual::Given) ? SmootherKernel::Fused : cfg.kernel;
+    if (i > 0) PetscCall(halo_update(*h, xs));
+    PetscCall(patch_correct(sb, cfg.solver, kernel, mode, order[i], (Number)cfg.damping, bs, xs, xs));
+  }
+  copy_owned(sb, false, xs, x);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+void LevelOps<Number>::copy_owned(const Box &b, bool to_local, const Number *src, Number *dst) const
+{
+  if (space_ == MemSpace::Host) cpu::copy_owned(b, to_local, src, dst);
+  else if constexpr (have_cuda) cuda::copy_owned(b, to_local, src, dst, stream_);
+}
+
+// The ghosts of an array in the sweep layout from their owners (in place).
+template <typename Number>
+PetscErrorCode LevelOps<Number>::halo_update(const SweepHalo &h, Number *a) const
+{
+  PetscFunctionBegin;
+  PetscCall(PetscSFBcastWithMemTypeBegin(h.sf, mpi_type<Number>(), memtype(space_), a, memtype(space_), a, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(h.sf, mpi_type<Number>(), a, a, MPI_REPLACE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -346,10 +407,10 @@ PetscErrorCode LevelOps<Number>::smooth(const SmootherConfig &cfg, const Number 
   const bool global = cfg.kernel == SmootherKernel::Global || cfg.type == CompositeType::Additive;
   PetscFunctionBegin;
   if (global && !owned_work_.size()) owned_work_ = Buffer<Number>(space_, (size_t)b.owned_points());
-  // The local-residual kernels (and the first step from zero) read b on the patch
-  // interiors: ghost it once per application.
+  // The first step from zero of the global-residual kernels reads b on the patch interiors:
+  // ghost it once per application.
   const Number *bl = bvec;
-  if ((!global || zero_guess) && distributed()) {
+  if (global && zero_guess && distributed()) {
     PetscCall(global_to_local(bvec, local_work(2)));
     bl = local_work(2);
   }
@@ -360,7 +421,8 @@ PetscErrorCode LevelOps<Number>::smooth(const SmootherConfig &cfg, const Number 
       for (int c = 0; c < ncolors; ++c) order.push_back(c);
     if (cfg.sweep != SweepType::Forward)
       for (int c = ncolors - 1; c >= 0; --c) order.push_back(c);
-    if (space_ == MemSpace::Device && !distributed() && !global) { // the whole sweep in one call (k = 1 pairs its colors)
+    if (distributed() && !global) PetscCall(sweep_in_place(cfg, order, bvec, x, zero_guess));
+    else if (space_ == MemSpace::Device && !global) { // the whole sweep in one call (k = 1 pairs its colors)
       double flops = 0;
       for (size_t i = 0; i < order.size(); ++i)
         flops += patch_flops(b, zero_guess && i == 0 ? PatchResidual::Given : PatchResidual::Local, cfg.solver, order[i]);

@@ -12,6 +12,7 @@
 
 namespace vpatch {
 
+struct SweepHalo;
 enum class MemSpace { Host, Device };
 inline PetscMemType memtype(MemSpace s) { return s == MemSpace::Host ? PETSC_MEMTYPE_HOST : PETSC_MEMTYPE_DEVICE; }
 template <typename Number>
@@ -95,10 +96,15 @@ public:
   // Ghost exchange: local = global (owned + ghosts); global += local (sums into owners).
   PetscErrorCode global_to_local(const Number *g, Number *l) const;
   PetscErrorCode local_to_global_add(const Number *l, Number *g);
-  Number *local_work(int which); // ghosted scratch arrays 0..2
+  Number *local_work(int which); // ghosted scratch arrays 0..2 (the sweep's x and b: 0, 2)
 
 private:
   PetscErrorCode color_step(const SmootherConfig &cfg, int color, const Number *bl, Number *x, bool x_zero);
+  PetscErrorCode patch_correct(const Box &b, LocalSolver solver, SmootherKernel kernel, PatchResidual mode, int color, Number scale,
+                               const Number *rhs, const Number *x, Number *out);
+  PetscErrorCode sweep_in_place(const SmootherConfig &cfg, const std::vector<int> &order, const Number *b, Number *x, bool zero_guess);
+  PetscErrorCode halo_update(const SweepHalo &h, Number *a) const;
+  void copy_owned(const Box &b, bool to_local, const Number *src, Number *dst) const;
   std::shared_ptr<Level> level_;
   MemSpace space_;
   void *stream_ = nullptr;

@@ -26,7 +26,7 @@ struct PC_VPatchMG {
   PetscInt precision = 0; // 0 single, 1 double
   PetscBool fmg_double = PETSC_TRUE; // single-precision full multigrid: level solutions in double (MixedFMG)
   PetscBool graphs = PETSC_TRUE;     // CUDA graphs of the small levels' cycles (Hierarchy::use_graphs)
-  PetscInt agglomerate = 0;          // on several ranks, the levels of at most this many points on rank 0 alone
+  PetscInt agglomerate = -1;         // on several ranks, the levels of at most this many points on rank 0 alone (-1: by memory space)
   std::vector<std::shared_ptr<Level>> mesh; // null on ranks other than 0 for the agglomerated levels
   std::shared_ptr<Agglomeration> agg;
   std::unique_ptr<Hierarchy<float>> single;
@@ -51,12 +51,21 @@ struct PC_VPatchMG {
   }
 };
 
+// The agglomeration limit: the option's, or by default on the GPU the CUDA graphs' level size
+// (the levels whose cycles are latency-bound: on rank 0 alone they exchange no ghosts, and
+// their cycles replay as graphs), on the CPU none.
+static PetscInt AgglomerationLimit(const PC_VPatchMG *mg, MemSpace space)
+{
+  if (mg->agglomerate >= 0) return mg->agglomerate;
+  return space == MemSpace::Device ? (PetscInt)Hierarchy<float>::graph_points() : 0;
+}
+
 // Coarsen the operator's level as far as asked (or to 2 cells per direction, or as far as
 // the rank partition stays nested). On several ranks, the first coarse level with at most
-// mg->agglomerate points and the levels below it go to rank 0 alone; so does the level where
-// the ranks' cell ranges stop halving while the mesh still could (so that the hierarchy, and
-// the iterations, are those of one rank).
-static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg)
+// the agglomeration limit's points and the levels below it go to rank 0 alone; so does the
+// level where the ranks' cell ranges stop halving while the mesh still could (so that the
+// hierarchy, and the iterations, are those of one rank).
+static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg, MemSpace space)
 {
   std::shared_ptr<Level> fine, twin;
   MatType type;
@@ -72,7 +81,7 @@ static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg)
   PetscInt cells = fine->cells; // of the last level (known on every rank, also where it is on rank 0 alone)
   size_t agg_from_fine = 0;     // the agglomerated level, counted from the finest (0: none)
   const PetscInt wanted = mg->levels;
-  PetscInt limit = mg->agglomerate; // 0 in the Agglomeration: chosen by the rank grid
+  PetscInt limit = AgglomerationLimit(mg, space); // 0 in the Agglomeration: chosen by the rank grid
   // the last level goes to rank 0 (with all below it) if it is a coarse one within the limit
   auto agglomerate = [&](bool below_limit) -> PetscErrorCode {
     PetscFunctionBegin;
@@ -124,7 +133,7 @@ static PetscErrorCode PCSetUp_VPatchMG(PC pc)
   mg->reset();
   MemSpace s = MemSpace::Host;
   PetscCall(MatMemSpace(pc->pmat, &s)); // allocate the hierarchy now, not inside the solve
-  PetscCall(BuildMeshes(pc, mg));
+  PetscCall(BuildMeshes(pc, mg, s));
   if (mg->precision == 0) PetscCall(GetHierarchy(mg, s, mg->single));
   else PetscCall(GetHierarchy(mg, s, mg->dbl));
   PetscCall(PetscLogEventEnd(events.setup, pc, 0, 0, 0));
@@ -240,8 +249,8 @@ static PetscErrorCode PCSetFromOptions_VPatchMG(PC pc, PetscOptionItems *PetscOp
   PetscCall(PetscOptionsBool("-pc_vpatchmg_fmg_double", "Single-precision full multigrid (PCVPatchMGApplyFull) keeps the level solutions in double: a float cycle per level on the double residual", "", mg->fmg_double, &mg->fmg_double, nullptr));
   PetscCall(PetscOptionsEList("-pc_vpatchmg_cycle_type", "Cycle type", "", PCVPatchMGCycleTypes + 1, 2, PCVPatchMGCycleTypes[mg->cycle], &v, &flg));
   if (flg) mg->cycle = v + 1;
-  PetscCall(PetscOptionsInt("-pc_vpatchmg_agglomerate", "On several ranks, the coarse levels with at most this many points on rank 0 alone (0: none)", "",
-                            mg->agglomerate, &v, &flg));
+  PetscCall(PetscOptionsInt("-pc_vpatchmg_agglomerate", "On several ranks, the coarse levels with at most this many points on rank 0 alone (0: none; default 2^21 on the GPU, 0 on the CPU)", "",
+                            AgglomerationLimit(mg, mg->space), &v, &flg));
   if (flg) {
     PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_vpatchmg_agglomerate must be at least 0, not %" PetscInt_FMT, v);
     mg->agglomerate = v;

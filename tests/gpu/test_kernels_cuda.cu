@@ -372,6 +372,16 @@ static void test_level(const Box &box, Context<Number> &ctx)
     cuda::residual_boundary<Number>(box, db.p, dx.p, dr.p, s);
     return rel_error(dr.download(), rr);
   });
+  for (const bool to_local : {true, false})
+    ctx.run(to_local ? "copy_owned to local" : "copy_owned to owned", [&] {
+      const std::size_t ns = to_local ? no : nl, nd = to_local ? nl : no;
+      auto src = cast<Number>(random_vector(ns, g_seed++)), dst = cast<Number>(random_vector(nd, g_seed++));
+      std::vector<double> sr = widen(src), dr = widen(dst);
+      cpu::copy_owned<double>(box, to_local, sr.data(), dr.data());
+      DevBuf<Number> ds(src), dd(dst);
+      cuda::copy_owned<Number>(box, to_local, ds.p, dd.p, s);
+      return rel_error(dd.download(), dr);
+    });
   ctx.run("set_boundary", [&] {
     auto dst = cast<Number>(random_vector(no, g_seed++));
     std::vector<double> dr = widen(dst);
@@ -444,6 +454,18 @@ static void test_all(int dim, int k, bool quick, Tally &tally)
       const int cc0[3] = {1, 0, 2}, cc1[3] = {3, 2, 4}, fc0[3] = {2, 0, 4}, fc1[3] = {6, 4, 8};
       const Box coarse = sub_box(d, kk, 4, cc0, cc1), fine = sub_box(d, kk, 8, fc0, fc1);
       test_transfer<d, kk, Number>(coarse, fine, ctx);
+    }
+    // The same sub-box as the in-place sweep of a distributed level runs it
+    // (src/petsc/sweep_halo.hpp): also the patches around the next ranks' first vertices,
+    // whose closures end on the last ghost point (x and y; z is the mesh's last part).
+    {
+      Context<Number> ctx{d, kk, prec, "halo", tally};
+      const int c0[3] = {2, 0, 3}, c1[3] = {5, 3, 6};
+      Box box = sub_box(d, kk, 6, c0, c1);
+      box.halo_patches = true;
+      if (box.patch_end(0) != c1[0] + 1 || box.patch_end(1) != c1[1] + 1 || box.patch_end(2) != (d == 3 ? 6 : 1))
+        throw std::logic_error("halo box: unexpected patch range");
+      test_level<d, kk, Number>(box, ctx);
     }
     // 3D k = 1 on a mesh of several tiles and plane chunks per direction of the marching
     // kernels (march.cuh: tiles of 32 x 32 points, 32 planes; the meshes above fit in one):
