@@ -7,6 +7,7 @@ namespace vpatch {
 Level::~Level()
 {
   sweep.reset(); // its PetscSF before the communicator goes
+  if (closure) (void)PetscSFDestroy(&closure);
   if (da) (void)DMDestroy(&da);
   if (comm != MPI_COMM_NULL) (void)PetscCommDestroy(&comm);
 }
@@ -121,6 +122,28 @@ PetscErrorCode LevelGetDA(Level &L, DM *da)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// Level::closure: the ghost points of the closure of the rank's cells, [cs k, ce k] per
+// direction, as leaves of the DMDA's scatter (whose leaves are the ghosted local points).
+static PetscErrorCode LevelClosureSF(Level &L)
+{
+  const Box &b = L.box;
+  std::vector<PetscInt> leaves;
+  PetscFunctionBegin;
+  int lo[3], hi[3]; // closure, inclusive
+  for (int d = 0; d < 3; ++d) {
+    lo[d] = d < b.dim ? b.cs[d] * b.degree : 0;
+    hi[d] = d < b.dim ? b.ce[d] * b.degree : 0;
+  }
+  for (int l = lo[2]; l <= hi[2]; ++l)
+    for (int j = lo[1]; j <= hi[1]; ++j)
+      for (int i = lo[0]; i <= hi[0]; ++i) {
+        const bool owned = i < b.os[0] + b.om[0] && j < b.os[1] + b.om[1] && l < b.os[2] + b.om[2];
+        if (!owned) leaves.push_back(b.local_index(i, j, l));
+      }
+  PetscCall(PetscSFCreateEmbeddedLeafSF(L.gtol, (PetscInt)leaves.size(), leaves.data(), &L.closure));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode LevelCreate(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscInt cells, const std::vector<PetscInt> ranges[3],
                            std::shared_ptr<Level> *out)
 {
@@ -159,8 +182,9 @@ PetscErrorCode LevelCreate(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscIn
   L->box = make_box((int)dim, (int)degree, (int)cells, os, om, gs, gm);
   L->element = std::make_unique<Element1D>((int)degree);
   L->matrices = std::make_unique<Level1D>(*L->element, (int)cells);
-  if (size > 1) { // the smoother's halo with the level, not inside the first solve
+  if (size > 1) { // the exchanges' graphs with the level, not inside the first solve
     const SweepHalo *halo;
+    PetscCall(LevelClosureSF(*L));
     PetscCall(LevelGetSweepHalo(*L, &halo));
   }
   *out = std::move(L);

@@ -27,6 +27,10 @@ struct Level {
   std::unique_ptr<Element1D> element;
   std::unique_ptr<Level1D> matrices;
   PetscSF gtol = nullptr;               // global -> ghosted local (the DMDA's scatter, not owned; with the DMDA)
+  // gtol's leaves in the closure of the rank's cells (the planes after its last points, where
+  // another rank follows): all that the operator, its diagonal and the transfers read and write
+  // beyond the owned points (LevelOps' closure exchanges; made with the level on several ranks)
+  PetscSF closure = nullptr;
   std::unique_ptr<SweepHalo> sweep;     // the in-place sweep's layout and ghost update (LevelGetSweepHalo)
 
   ~Level();

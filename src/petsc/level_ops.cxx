@@ -152,7 +152,10 @@ Number *LevelOps<Number>::local_work(int which)
 {
   // sized for the DMDA's ghosted layout and for the sweep's, one point wider (sweep_in_place)
   const Box &b = level_->sweep ? level_->sweep->box : box();
-  if (!local_[which].size()) local_[which] = Buffer<Number>(space_, (size_t)b.local_points());
+  if (!local_[which].size()) {
+    local_[which] = Buffer<Number>(space_, (size_t)b.local_points());
+    local_[which].zero(stream_); // the closure exchanges leave the other ghosts as they are: finite
+  }
   return local_[which].data();
 }
 
@@ -169,6 +172,37 @@ template <typename Number>
 PetscErrorCode LevelOps<Number>::local_to_global_add(const Number *l, Number *g)
 {
   PetscFunctionBegin;
+  PetscCall(sum_into_owners(level_->gtol, l, g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The closure exchanges: x's owned points and the ghosts in the closure of the rank's cells
+// (all the operator and the transfers read), and back the owners' sums over that closure
+// (all they write beyond the owned points): a plane per rank boundary instead of k.
+template <typename Number>
+PetscErrorCode LevelOps<Number>::global_to_local_closure(const Number *g, Number *l)
+{
+  PetscFunctionBegin;
+  copy_owned(box(), true, g, l);
+  PetscCall(PetscSFBcastWithMemTypeBegin(level_->closure, mpi_type<Number>(), memtype(space_), g, memtype(space_), l, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(level_->closure, mpi_type<Number>(), g, l, MPI_REPLACE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+PetscErrorCode LevelOps<Number>::local_to_global_closure(const Number *l, Number *g)
+{
+  PetscFunctionBegin;
+  copy_owned(box(), false, l, g);
+  PetscCall(sum_into_owners(level_->closure, l, g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// g += the sums of sf's leaves of l into their roots.
+template <typename Number>
+PetscErrorCode LevelOps<Number>::sum_into_owners(PetscSF sf, const Number *l, Number *g)
+{
+  PetscFunctionBegin;
   if constexpr (std::is_same_v<Number, float>)
     if (space_ == MemSpace::Device) { // g = (float) (g + the sums in double of the local copies)
       const size_t nl = (size_t)box().local_points(), n = (size_t)box().owned_points();
@@ -178,13 +212,13 @@ PetscErrorCode LevelOps<Number>::local_to_global_add(const Number *l, Number *g)
       }
       convert(space_, nl, l, sum_local_.data(), stream_, false);
       sum_owned_.zero(stream_);
-      PetscCall(PetscSFReduceWithMemTypeBegin(level_->gtol, MPI_DOUBLE, memtype(space_), sum_local_.data(), memtype(space_), sum_owned_.data(), MPI_SUM));
-      PetscCall(PetscSFReduceEnd(level_->gtol, MPI_DOUBLE, sum_local_.data(), sum_owned_.data(), MPI_SUM));
+      PetscCall(PetscSFReduceWithMemTypeBegin(sf, MPI_DOUBLE, memtype(space_), sum_local_.data(), memtype(space_), sum_owned_.data(), MPI_SUM));
+      PetscCall(PetscSFReduceEnd(sf, MPI_DOUBLE, sum_local_.data(), sum_owned_.data(), MPI_SUM));
       convert(space_, n, sum_owned_.data(), g, stream_, true);
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-  PetscCall(PetscSFReduceWithMemTypeBegin(level_->gtol, mpi_type<Number>(), memtype(space_), l, memtype(space_), g, MPI_SUM));
-  PetscCall(PetscSFReduceEnd(level_->gtol, mpi_type<Number>(), l, g, MPI_SUM));
+  PetscCall(PetscSFReduceWithMemTypeBegin(sf, mpi_type<Number>(), memtype(space_), l, memtype(space_), g, MPI_SUM));
+  PetscCall(PetscSFReduceEnd(sf, mpi_type<Number>(), l, g, MPI_SUM));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -219,7 +253,7 @@ PetscErrorCode LevelOps<Number>::apply(const Number *x, Number *y)
   if (distributed()) {
     xl = local_work(0);
     yl = local_work(1);
-    PetscCall(global_to_local(x, local_work(0)));
+    PetscCall(global_to_local_closure(x, local_work(0)));
   }
   // The device kernels write every local point of y; the host kernels accumulate.
   if (space_ == MemSpace::Host) {
@@ -230,10 +264,7 @@ PetscErrorCode LevelOps<Number>::apply(const Number *x, Number *y)
   if (space_ == MemSpace::Host) dispatch(b.dim, b.degree, [&](auto D, auto K) { cpu::laplace_apply<D(), K()>(b, op_, xl, yl); });
   else if constexpr (have_cuda) cuda::laplace_apply(b, op_, xl, yl, stream_);
   PetscCall(KernelEnd(space_, laplace_flops(b)));
-  if (distributed()) {
-    PetscCall(zero(y));
-    PetscCall(local_to_global_add(yl, y));
-  }
+  if (distributed()) PetscCall(local_to_global_closure(yl, y));
   if (space_ == MemSpace::Host) cpu::copy_boundary(b, x, y);
   else if constexpr (have_cuda) cuda::copy_boundary(b, x, y, stream_);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -291,10 +322,7 @@ PetscErrorCode LevelOps<Number>::diagonal(Number *d)
   } else PetscCall(zero(d));
   if (space_ == MemSpace::Host) dispatch(b.dim, b.degree, [&](auto D, auto K) { cpu::laplace_diagonal<D(), K()>(b, op_, dl); });
   else if constexpr (have_cuda) cuda::laplace_diagonal(b, op_, dl, stream_);
-  if (distributed()) {
-    PetscCall(zero(d));
-    PetscCall(local_to_global_add(dl, d));
-  }
+  if (distributed()) PetscCall(local_to_global_closure(dl, d));
   if (space_ == MemSpace::Host) cpu::set_boundary(b, Number(1), d);
   else if constexpr (have_cuda) cuda::set_boundary(b, Number(1), d, stream_);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -464,7 +492,7 @@ PetscErrorCode TransferOps<Number>::prolongate_add(const Number *xc, Number *xf)
   PetscFunctionBegin;
   const Number *xcl = xc;
   if (coarse_.distributed()) {
-    PetscCall(coarse_.global_to_local(xc, coarse_.local_work(0)));
+    PetscCall(coarse_.global_to_local_closure(xc, coarse_.local_work(0)));
     xcl = coarse_.local_work(0);
   }
   PetscCall(KernelBegin(fine_.space()));
@@ -480,8 +508,8 @@ PetscErrorCode TransferOps<Number>::restrict(const Number *xf, Number *xc)
   const Box &cb = coarse_.box(), &fb = fine_.box();
   PetscFunctionBegin;
   Number *xcl = xc;
-  PetscCall(coarse_.zero(xc));
-  if (coarse_.distributed()) {
+  if (!coarse_.distributed()) PetscCall(coarse_.zero(xc));
+  else {
     xcl = coarse_.local_work(1);
     if (coarse_.space() == MemSpace::Host) std::memset(xcl, 0, sizeof(Number) * (size_t)cb.local_points());
     else if constexpr (have_cuda) cuda::memset_zero(xcl, sizeof(Number) * (size_t)cb.local_points(), coarse_.stream());
@@ -490,7 +518,7 @@ PetscErrorCode TransferOps<Number>::restrict(const Number *xf, Number *xc)
   if (fine_.space() == MemSpace::Host) dispatch(cb.dim, cb.degree, [&](auto D, auto K) { cpu::restrict_add<D(), K()>(cb, fb, view_, xf, xcl); });
   else if constexpr (have_cuda) cuda::restrict_add(cb, fb, view_, xf, xcl, coarse_.stream());
   PetscCall(KernelEnd(fine_.space(), transfer_flops(cb)));
-  if (coarse_.distributed()) PetscCall(coarse_.local_to_global_add(xcl, xc));
+  if (coarse_.distributed()) PetscCall(coarse_.local_to_global_closure(xcl, xc));
   if (coarse_.space() == MemSpace::Host) cpu::set_boundary(cb, Number(0), xc);
   else if constexpr (have_cuda) cuda::set_boundary(cb, Number(0), xc, coarse_.stream());
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -96,6 +96,10 @@ public:
   // Ghost exchange: local = global (owned + ghosts); global += local (sums into owners).
   PetscErrorCode global_to_local(const Number *g, Number *l) const;
   PetscErrorCode local_to_global_add(const Number *l, Number *g);
+  // The same for the operator, its diagonal and the transfers: l gets g's owned points and
+  // the ghosts in the closure of the rank's cells; g = the owners' sums of l over that closure.
+  PetscErrorCode global_to_local_closure(const Number *g, Number *l);
+  PetscErrorCode local_to_global_closure(const Number *l, Number *g);
   Number *local_work(int which); // ghosted scratch arrays 0..2 (the sweep's x and b: 0, 2)
 
 private:
@@ -104,6 +108,7 @@ private:
                                const Number *rhs, const Number *x, Number *out);
   PetscErrorCode sweep_in_place(const SmootherConfig &cfg, const std::vector<int> &order, const Number *b, Number *x, bool zero_guess);
   PetscErrorCode halo_update(const SweepHalo &h, Number *a) const;
+  PetscErrorCode sum_into_owners(PetscSF sf, const Number *l, Number *g);
   void copy_owned(const Box &b, bool to_local, const Number *src, Number *dst) const;
   std::shared_ptr<Level> level_;
   MemSpace space_;
