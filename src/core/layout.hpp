@@ -37,11 +37,12 @@ struct Box {
   }
   // The patches this rank runs: vertices [patch_begin, patch_end) per direction, interior
   // vertices only. Those of its own vertices (its cells' first ones); with halo_patches also
-  // those of the next rank's first vertices, whose interiors reach this rank's points (the
-  // in-place sweep of a distributed level, src/petsc/sweep_halo.hpp, runs them on both ranks).
+  // those of the next rank's first vertices, whose interiors reach this rank's points for
+  // k >= 2 (the in-place sweep of a distributed level, src/petsc/sweep_halo.hpp, runs them on
+  // both ranks; at k = 1 a patch's interior is its vertex alone).
   bool halo_patches;
   VPATCH_HD int patch_begin(int d) const { return d < dim ? (cs[d] > 1 ? cs[d] : 1) : 0; }
-  VPATCH_HD int patch_end(int d) const { return d < dim ? (halo_patches && ce[d] < cells ? ce[d] + 1 : ce[d]) : 1; }
+  VPATCH_HD int patch_end(int d) const { return d < dim ? (halo_patches && degree > 1 && ce[d] < cells ? ce[d] + 1 : ce[d]) : 1; }
   VPATCH_HD long owned_points() const { return (long)om[0] * om[1] * om[2]; }
   VPATCH_HD long local_points() const { return (long)gm[0] * gm[1] * gm[2]; }
   // Owned and ghosted arrays coincide (a single rank).

@@ -57,7 +57,7 @@ bool laplace_residual_converts(int dim, int degree);
 // d_local += cell contributions to diag(A).
 template <typename Number>
 void laplace_diagonal(const Box &box, OperatorView<Number> op, Number *d, void *stream);
-// out_I += scale * A_j^{-1} r_j for every owned patch j of the color (see cpu::patch_correct).
+// out_I += scale * A_j^{-1} r_j for every patch j of the box and color (see cpu::patch_correct).
 // Boundary requires out == x and scale == 1 (it assigns x_I).
 template <typename Number>
 void patch_correct(const Box &box, PatchView<Number> p, LocalSolver solver, PatchResidual mode, int color, Number scale,

@@ -15,7 +15,9 @@ PetscErrorCode AgglomerationCreate(int level, PetscInt limit, const std::shared_
   size_t parts[3], mine[3];
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(L.comm, &rank));
-  PetscCall(LevelRankPart(L, "cannot gather a level onto rank 0", parts, mine));
+  char what[64];
+  PetscCall(PetscSNPrintf(what, sizeof(what), "cannot gather level %d onto rank 0", level));
+  PetscCall(LevelRankPart(L, what, parts, mine));
   const PetscInt n = L.points_per_direction();
   const PetscInt nleaves = rank == 0 ? L.global_points() : 0;
   PetscSFNode *remote;

@@ -6,7 +6,7 @@ namespace vpatch {
 
 Level::~Level()
 {
-  sweep.reset(); // its PetscSF before the communicator goes
+  sweep.reset(); // the level's own PetscSFs
   if (closure) (void)PetscSFDestroy(&closure);
   if (da) (void)DMDestroy(&da);
   if (comm != MPI_COMM_NULL) (void)PetscCommDestroy(&comm);

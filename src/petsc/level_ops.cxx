@@ -163,8 +163,17 @@ template <typename Number>
 PetscErrorCode LevelOps<Number>::global_to_local(const Number *g, Number *l) const
 {
   PetscFunctionBegin;
-  PetscCall(PetscSFBcastWithMemTypeBegin(level_->gtol, mpi_type<Number>(), memtype(space_), g, memtype(space_), l, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(level_->gtol, mpi_type<Number>(), g, l, MPI_REPLACE));
+  PetscCall(bcast(level_->gtol, g, l));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// sf's leaves of l = their roots in g.
+template <typename Number>
+PetscErrorCode LevelOps<Number>::bcast(PetscSF sf, const Number *g, Number *l) const
+{
+  PetscFunctionBegin;
+  PetscCall(PetscSFBcastWithMemTypeBegin(sf, mpi_type<Number>(), memtype(space_), g, memtype(space_), l, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, mpi_type<Number>(), g, l, MPI_REPLACE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -184,8 +193,7 @@ PetscErrorCode LevelOps<Number>::global_to_local_closure(const Number *g, Number
 {
   PetscFunctionBegin;
   copy_owned(box(), true, g, l);
-  PetscCall(PetscSFBcastWithMemTypeBegin(level_->closure, mpi_type<Number>(), memtype(space_), g, memtype(space_), l, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(level_->closure, mpi_type<Number>(), g, l, MPI_REPLACE));
+  PetscCall(bcast(level_->closure, g, l));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -338,9 +346,6 @@ PetscErrorCode LevelOps<Number>::color_step(const SmootherConfig &cfg, int color
   const Box &b = box();
   const bool global = !x_zero && (cfg.kernel == SmootherKernel::Global || cfg.type == CompositeType::Additive);
   const PatchResidual mode = global || x_zero ? PatchResidual::Given : PatchResidual::Local;
-  SmootherKernel kernel = cfg.kernel;
-  if (kernel == SmootherKernel::Boundary && (distributed() || cfg.damping != 1.0 || mode == PatchResidual::Given))
-    kernel = SmootherKernel::Fused;
   PetscFunctionBegin;
   PetscCheck(!distributed() || mode == PatchResidual::Given, PETSC_COMM_SELF, PETSC_ERR_PLIB, "vpatch: local residuals on a distributed level sweep in place");
   const Number *rhs = bl;
@@ -358,22 +363,28 @@ PetscErrorCode LevelOps<Number>::color_step(const SmootherConfig &cfg, int color
     out = local_work(1);
     local_[1].zero(stream_);
   }
-  PetscCall(patch_correct(b, cfg.solver, kernel, mode, color, (Number)cfg.damping, rhs, x, out));
+  PetscCall(run_patches(b, cfg, mode, color, rhs, x, out));
   if (distributed()) PetscCall(local_to_global_add(out, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The patches of one color (all: color < 0) on arrays of box's local layout, logged.
+// The patches of one color (all: color < 0) on arrays of b's local layout, logged with the
+// flops of the rank's own patches (b's halo patches repeat a neighbour's). The Boundary
+// kernel assigns x_I = A_II^{-1} (b_I - A_IB x_B): only in place, undamped and from a
+// residual of its own; else Fused runs.
 template <typename Number>
-PetscErrorCode LevelOps<Number>::patch_correct(const Box &b, LocalSolver solver, SmootherKernel kernel, PatchResidual mode, int color, Number scale,
-                                               const Number *rhs, const Number *x, Number *out)
+PetscErrorCode LevelOps<Number>::run_patches(const Box &b, const SmootherConfig &cfg, PatchResidual mode, int color, const Number *rhs, const Number *x,
+                                             Number *out)
 {
+  SmootherKernel kernel = cfg.kernel;
+  if (kernel == SmootherKernel::Boundary && (out != x || cfg.damping != 1.0 || mode == PatchResidual::Given)) kernel = SmootherKernel::Fused;
+  const Number scale = (Number)cfg.damping;
   PetscFunctionBegin;
   PetscCall(KernelBegin(space_));
   if (space_ == MemSpace::Host)
-    dispatch(b.dim, b.degree, [&](auto D, auto K) { cpu::patch_correct<D(), K()>(b, patch_, solver, mode, color, scale, rhs, x, out); });
-  else if constexpr (have_cuda) cuda::patch_correct(b, patch_, solver, mode, color, scale, rhs, x, out, kernel, stream_);
-  PetscCall(KernelEnd(space_, patch_flops(box(), mode, solver, color)));
+    dispatch(b.dim, b.degree, [&](auto D, auto K) { cpu::patch_correct<D(), K()>(b, patch_, cfg.solver, mode, color, scale, rhs, x, out); });
+  else if constexpr (have_cuda) cuda::patch_correct(b, patch_, cfg.solver, mode, color, scale, rhs, x, out, kernel, stream_);
+  PetscCall(KernelEnd(space_, patch_flops(box(), mode, cfg.solver, color)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -389,22 +400,20 @@ PetscErrorCode LevelOps<Number>::sweep_in_place(const SmootherConfig &cfg, const
   PetscCall(LevelGetSweepHalo(*level_, &h));
   const Box &sb = h->box;
   Number *xs = local_work(0), *bs = local_work(2);
+  PetscCheck(local_[0].size() >= (size_t)sb.local_points() && local_[2].size() >= (size_t)sb.local_points(), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "vpatch: the work arrays were sized before the level's sweep halo existed");
   auto copy_in = [&](const Number *owned, Number *local) -> PetscErrorCode {
     PetscFunctionBegin;
     copy_owned(sb, true, owned, local);
-    PetscCall(halo_update(*h, local));
+    PetscCall(bcast(h->sf, local, local));
     PetscFunctionReturn(PETSC_SUCCESS);
   };
   PetscCall(copy_in(bvec, bs));
   if (zero_guess) local_[0].zero(stream_);
   else PetscCall(copy_in(x, xs));
   for (size_t i = 0; i < order.size(); ++i) {
-    const PatchResidual mode = zero_guess && i == 0 ? PatchResidual::Given : PatchResidual::Local;
-    // Boundary assigns x_I: in place, undamped and from a residual of its own only
-    const SmootherKernel kernel =
-      cfg.kernel == SmootherKernel::Boundary && (cfg.damping != 1.0 || mode == PatchResidual::Given) ? SmootherKernel::Fused : cfg.kernel;
-    if (i > 0) PetscCall(halo_update(*h, xs));
-    PetscCall(patch_correct(sb, cfg.solver, kernel, mode, order[i], (Number)cfg.damping, bs, xs, xs));
+    if (i > 0) PetscCall(bcast(h->sf, xs, xs)); // the ghosts from their owners, in place
+    PetscCall(run_patches(sb, cfg, zero_guess && i == 0 ? PatchResidual::Given : PatchResidual::Local, order[i], bs, xs, xs));
   }
   copy_owned(sb, false, xs, x);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -415,16 +424,6 @@ void LevelOps<Number>::copy_owned(const Box &b, bool to_local, const Number *src
 {
   if (space_ == MemSpace::Host) cpu::copy_owned(b, to_local, src, dst);
   else if constexpr (have_cuda) cuda::copy_owned(b, to_local, src, dst, stream_);
-}
-
-// The ghosts of an array in the sweep layout from their owners (in place).
-template <typename Number>
-PetscErrorCode LevelOps<Number>::halo_update(const SweepHalo &h, Number *a) const
-{
-  PetscFunctionBegin;
-  PetscCall(PetscSFBcastWithMemTypeBegin(h.sf, mpi_type<Number>(), memtype(space_), a, memtype(space_), a, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(h.sf, mpi_type<Number>(), a, a, MPI_REPLACE));
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 template <typename Number>

@@ -104,10 +104,9 @@ public:
 
 private:
   PetscErrorCode color_step(const SmootherConfig &cfg, int color, const Number *bl, Number *x, bool x_zero);
-  PetscErrorCode patch_correct(const Box &b, LocalSolver solver, SmootherKernel kernel, PatchResidual mode, int color, Number scale,
-                               const Number *rhs, const Number *x, Number *out);
+  PetscErrorCode run_patches(const Box &b, const SmootherConfig &cfg, PatchResidual mode, int color, const Number *rhs, const Number *x, Number *out);
   PetscErrorCode sweep_in_place(const SmootherConfig &cfg, const std::vector<int> &order, const Number *b, Number *x, bool zero_guess);
-  PetscErrorCode halo_update(const SweepHalo &h, Number *a) const;
+  PetscErrorCode bcast(PetscSF sf, const Number *g, Number *l) const;
   PetscErrorCode sum_into_owners(PetscSF sf, const Number *l, Number *g);
   void copy_owned(const Box &b, bool to_local, const Number *src, Number *dst) const;
   std::shared_ptr<Level> level_;

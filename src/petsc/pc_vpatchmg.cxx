@@ -249,10 +249,11 @@ static PetscErrorCode PCSetFromOptions_VPatchMG(PC pc, PetscOptionItems *PetscOp
   PetscCall(PetscOptionsBool("-pc_vpatchmg_fmg_double", "Single-precision full multigrid (PCVPatchMGApplyFull) keeps the level solutions in double: a float cycle per level on the double residual", "", mg->fmg_double, &mg->fmg_double, nullptr));
   PetscCall(PetscOptionsEList("-pc_vpatchmg_cycle_type", "Cycle type", "", PCVPatchMGCycleTypes + 1, 2, PCVPatchMGCycleTypes[mg->cycle], &v, &flg));
   if (flg) mg->cycle = v + 1;
-  PetscCall(PetscOptionsInt("-pc_vpatchmg_agglomerate", "On several ranks, the coarse levels with at most this many points on rank 0 alone (0: none; default 2^21 on the GPU, 0 on the CPU)", "",
-                            AgglomerationLimit(mg, mg->space), &v, &flg));
+  PetscCall(PetscOptionsInt("-pc_vpatchmg_agglomerate",
+                            "On several ranks, the coarse levels with at most this many points on rank 0 alone (0: none; -1: 2^21 on the GPU, 0 on the CPU)", "",
+                            mg->agglomerate, &v, &flg));
   if (flg) {
-    PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_vpatchmg_agglomerate must be at least 0, not %" PetscInt_FMT, v);
+    PetscCheck(v >= -1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_vpatchmg_agglomerate must be at least 0, or -1 for the default of the memory space, not %" PetscInt_FMT, v);
     mg->agglomerate = v;
   }
   PetscCall(PetscOptionsBool("-pc_vpatchmg_cuda_graphs", "On the GPU, replay the cycles of the small levels (at most 2^21 points) as CUDA graphs", "", mg->graphs, &mg->graphs, nullptr));
@@ -293,7 +294,9 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
   }
   if (mg->agg) {
     char why[96];
-    if (mg->agg->limit) PetscCall(PetscSNPrintf(why, sizeof(why), "-pc_vpatchmg_agglomerate: levels of at most %" PetscInt_FMT " points", mg->agg->limit));
+    if (mg->agg->limit)
+      PetscCall(PetscSNPrintf(why, sizeof(why), "-pc_vpatchmg_agglomerate: levels of at most %" PetscInt_FMT " points%s", mg->agg->limit,
+                              mg->agglomerate < 0 ? ", the GPU default" : ""));
     else PetscCall(PetscStrncpy(why, "the ranks' cell ranges halve no further", sizeof(why)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  level%s%d gathered onto rank 0 (%s)\n", mg->agg->level ? "s 0.." : " ", mg->agg->level, why));
   }

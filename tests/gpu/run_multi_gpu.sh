@@ -59,6 +59,10 @@ cmp_ranks "3D Q3 FMG + FGMRES, mixed" -dim 3 -degree 3 -cells 64 -pc_type vpatch
 cmp_ranks "3D Q3 FGMRES, double cycle" -dim 3 -degree 3 -cells 64 -pc_type vpatchmg -pc_vpatchmg_precision double
 cmp_ranks "3D Q7 FMG + FGMRES, mixed" -dim 3 -degree 7 -cells 16 -pc_type vpatchmg -fmg -ksp_gmres_restart 5
 cmp_ranks "2D Q5 CG, symmetric mixed cycle" -dim 2 -degree 5 -cells 256 -ksp_type cg -pc_type vpatchmg -pc_vpatchmg_sweep symmetric
+# every level distributed (the default puts those of at most 2^21 points on rank 0): the
+# in-place sweep down to 1 cell per rank, the 2D Boundary kernel in place on halo boxes
+cmp_ranks "3D Q2 FMG, all levels distributed" -dim 3 -degree 2 -cells 64 -pc_type vpatchmg -fmg -pc_vpatchmg_agglomerate 0
+cmp_ranks "2D Q4 CG, all levels distributed" -dim 2 -degree 4 -cells 128 -ksp_type cg -pc_type vpatchmg -pc_vpatchmg_sweep symmetric -pc_vpatchmg_agglomerate 0
 echo "== compute-sanitizer memcheck, one rank per GPU (ghost exchanges of device arrays, float sums)"
 CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 i=0

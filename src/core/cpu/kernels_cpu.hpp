@@ -95,8 +95,8 @@ inline void patch_inverse(PatchView<Number> p, LocalSolver solver, Number *r, Nu
   tensor_apply(dim, ni, ni, p.eigenvectors, t, r, w);
 }
 
-// One color of vertex-patch corrections over this rank's patches:
-// out_I += scale * A_j^{-1} r_j for every owned patch j of the color (color < 0: all).
+// One color of vertex-patch corrections over the box's patches (Box::patch_begin/end):
+// out_I += scale * A_j^{-1} r_j for every such patch j of the color (color < 0: all).
 // rhs and x are ghosted local arrays; out may alias x (in-place multiplicative update:
 // patches of one color never write points another one reads).
 template <int dim, int k, typename Number>
