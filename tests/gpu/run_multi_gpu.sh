@@ -66,7 +66,7 @@ cmp_ranks "2D Q4 CG, all levels distributed" -dim 2 -degree 4 -cells 128 -ksp_ty
 echo "== compute-sanitizer memcheck, one rank per GPU (ghost exchanges of device arrays, float sums)"
 CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 i=0
-for pc in "-pc_type vpatchmg -fmg" "-pc_type mg -pc_mg_levels 2 -mg_levels_pc_type vpatch"; do
+for pc in "-pc_type vpatchmg -fmg -pc_vpatchmg_agglomerate 0" "-pc_type mg -pc_mg_levels 2 -mg_levels_pc_type vpatch"; do
   i=$((i + 1))
   mpiexec -n $N $CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 3 -cells 8 $pc -dm_vec_type cuda > $LOG/memcheck_$i.log 2>&1
   rc=$?; [ $rc = 0 ] && ok "memcheck $pc" || bad "memcheck $pc (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/memcheck_$i.log)"
