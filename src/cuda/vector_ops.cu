@@ -20,6 +20,15 @@ __global__ void convert_kernel(std::size_t n, const From *x, To *y)
   for (std::size_t i = blockIdx.x * (std::size_t)blockDim.x + threadIdx.x; i < n; i += (std::size_t)gridDim.x * blockDim.x)
     y[i] = add ? static_cast<To>(std::common_type_t<From, To>(y[i]) + x[i]) : static_cast<To>(x[i]);
 }
+template <typename Number, bool add>
+__global__ void indexed_copy_kernel(std::size_t n, const Number *src, const int *sidx, Number *dst, const int *didx)
+{
+  for (std::size_t i = blockIdx.x * (std::size_t)blockDim.x + threadIdx.x; i < n; i += (std::size_t)gridDim.x * blockDim.x) {
+    const Number v = src[sidx ? (std::size_t)sidx[i] : i];
+    Number &d = dst[didx ? (std::size_t)didx[i] : i];
+    d = add ? d + v : v;
+  }
+}
 unsigned grid_for(std::size_t n)
 {
   const std::size_t b = (n + 255) / 256;
@@ -48,6 +57,17 @@ void convert(std::size_t n, const From *x, To *y, void *stream, bool add)
   check_launch("vpatch::cuda::convert");
 }
 
+template <typename Number>
+void indexed_copy(std::size_t n, const Number *src, const int *sidx, Number *dst, const int *didx, bool add, void *stream)
+{
+  if (!n) return;
+  if (add) indexed_copy_kernel<Number, true><<<grid_for(n), 256, 0, (cudaStream_t)stream>>>(n, src, sidx, dst, didx);
+  else indexed_copy_kernel<Number, false><<<grid_for(n), 256, 0, (cudaStream_t)stream>>>(n, src, sidx, dst, didx);
+  check_launch("vpatch::cuda::indexed_copy");
+}
+
+template void indexed_copy<float>(std::size_t, const float *, const int *, float *, const int *, bool, void *);
+template void indexed_copy<double>(std::size_t, const double *, const int *, double *, const int *, bool, void *);
 template void axpby<float>(std::size_t, float, const float *, float, float *, void *);
 template void axpby<double>(std::size_t, double, const double *, double, double *, void *);
 template void convert<float, double>(std::size_t, const float *, double *, void *, bool);

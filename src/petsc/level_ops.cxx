@@ -1,8 +1,10 @@
 #include "level_ops.hpp"
+#include "peer_exchange.hpp"
 #include "sweep_halo.hpp"
 #include "../core/cpu/kernels_cpu.hpp"
 #include "../core/dispatch.hpp"
 #include "../cuda/vector_ops_cuda.hpp"
+#include <algorithm>
 #include <cstring>
 #include <petscsf.h>
 #include <type_traits>
@@ -137,6 +139,12 @@ LevelOps<Number>::LevelOps(std::shared_ptr<Level> level, MemSpace space, bool wi
   }
 }
 
+template <typename Number>
+LevelOps<Number>::~LevelOps()
+{
+  while (!peers_.empty()) peers_.pop_back(); // collective, in the same order on every rank
+}
+
 template <typename From, typename To>
 void convert(MemSpace s, size_t n, const From *x, To *y, void *stream, bool add)
 {
@@ -167,11 +175,33 @@ PetscErrorCode LevelOps<Number>::global_to_local(const Number *g, Number *l) con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// sf's leaves of l = their roots in g.
+template <typename Number>
+PetscErrorCode LevelOps<Number>::peer_exchange(PetscSF sf, PeerExchange<Number> **pe) const
+{
+  PetscFunctionBegin;
+  *pe = nullptr;
+  if (space_ != MemSpace::Device) PetscFunctionReturn(PETSC_SUCCESS);
+  auto it = std::find_if(peers_.begin(), peers_.end(), [sf](const auto &e) { return e.first == sf; });
+  if (it == peers_.end()) {
+    std::unique_ptr<PeerExchange<Number>> made;
+    PetscCall(PeerExchange<Number>::Create(sf, &made));
+    peers_.emplace_back(sf, std::move(made));
+    it = peers_.end() - 1;
+  }
+  *pe = it->second.get();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 template <typename Number>
 PetscErrorCode LevelOps<Number>::bcast(PetscSF sf, const Number *g, Number *l) const
 {
+  PeerExchange<Number> *pe;
   PetscFunctionBegin;
+  PetscCall(peer_exchange(sf, &pe));
+  if (pe) {
+    PetscCall(pe->bcast(g, l, stream_));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscSFBcastWithMemTypeBegin(sf, mpi_type<Number>(), memtype(space_), g, memtype(space_), l, MPI_REPLACE));
   PetscCall(PetscSFBcastEnd(sf, mpi_type<Number>(), g, l, MPI_REPLACE));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -181,7 +211,7 @@ template <typename Number>
 PetscErrorCode LevelOps<Number>::local_to_global_add(const Number *l, Number *g)
 {
   PetscFunctionBegin;
-  PetscCall(sum_into_owners(level_->gtol, l, g));
+  PetscCall(reduce(level_->gtol, l, g, false));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -202,17 +232,23 @@ PetscErrorCode LevelOps<Number>::local_to_global_closure(const Number *l, Number
 {
   PetscFunctionBegin;
   copy_owned(box(), false, l, g);
-  PetscCall(sum_into_owners(level_->closure, l, g));
+  PetscCall(reduce(level_->closure, l, g, false));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// g += the sums of sf's leaves of l into their roots.
 template <typename Number>
-PetscErrorCode LevelOps<Number>::sum_into_owners(PetscSF sf, const Number *l, Number *g)
+PetscErrorCode LevelOps<Number>::reduce(PetscSF sf, const Number *l, Number *g, bool replace)
 {
+  PeerExchange<Number> *pe;
+  const MPI_Op          op = replace ? MPI_REPLACE : MPI_SUM;
   PetscFunctionBegin;
+  PetscCall(peer_exchange(sf, &pe));
+  if (pe) {
+    PetscCall(pe->reduce(l, g, replace, stream_));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if constexpr (std::is_same_v<Number, float>)
-    if (space_ == MemSpace::Device) { // g = (float) (g + the sums in double of the local copies)
+    if (space_ == MemSpace::Device && !replace) { // g = (float) (g + the sums in double of the local copies)
       const size_t nl = (size_t)box().local_points(), n = (size_t)box().owned_points();
       if (!sum_local_.size()) {
         sum_local_ = Buffer<double>(space_, nl);
@@ -225,8 +261,8 @@ PetscErrorCode LevelOps<Number>::sum_into_owners(PetscSF sf, const Number *l, Nu
       convert(space_, n, sum_owned_.data(), g, stream_, true);
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-  PetscCall(PetscSFReduceWithMemTypeBegin(sf, mpi_type<Number>(), memtype(space_), l, memtype(space_), g, MPI_SUM));
-  PetscCall(PetscSFReduceEnd(sf, mpi_type<Number>(), l, g, MPI_SUM));
+  PetscCall(PetscSFReduceWithMemTypeBegin(sf, mpi_type<Number>(), memtype(space_), l, memtype(space_), g, op));
+  PetscCall(PetscSFReduceEnd(sf, mpi_type<Number>(), l, g, op));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -525,6 +561,7 @@ PetscErrorCode TransferOps<Number>::restrict(const Number *xf, Number *xc)
 
 template class Buffer<double>;
 template class Buffer<float>;
+template class Buffer<int>;
 template class LevelOps<double>;
 template class LevelOps<float>;
 template class TransferOps<double>;

@@ -1,8 +1,9 @@
 // The numerical operations of one level on raw owned arrays, in a Number type and a memory
 // space: operator, diagonal, smoother sweeps and grid transfers. They run the CPU kernels
-// (host) or the CUDA launchers (device) and exchange ghost points through the DMDA's
-// PetscSF with the Number's MPI type, so the same code serves the double PETSc objects
-// (Mat, PC) and the single-precision multigrid cycle.
+// (host) or the CUDA launchers (device) and exchange ghost points along the level's PetscSFs
+// (PETSc's, with the Number's MPI type, or between the devices of one host through CUDA IPC),
+// so the same code serves the double PETSc objects (Mat, PC) and the single-precision
+// multigrid cycle.
 #pragma once
 #include "../core/level_tables.hpp"
 #include "../cuda/kernels_cuda.hpp"
@@ -13,6 +14,8 @@
 namespace vpatch {
 
 struct SweepHalo;
+template <typename Number>
+class PeerExchange;
 enum class MemSpace { Host, Device };
 inline PetscMemType memtype(MemSpace s) { return s == MemSpace::Host ? PETSC_MEMTYPE_HOST : PETSC_MEMTYPE_DEVICE; }
 template <typename Number>
@@ -71,6 +74,7 @@ template <typename Number>
 class LevelOps {
 public:
   LevelOps(std::shared_ptr<Level> level, MemSpace space, bool with_dense);
+  ~LevelOps();
   const Level &level() const { return *level_; }
   const Box &box() const { return level_->box; }
   MemSpace space() const { return space_; }
@@ -101,13 +105,17 @@ public:
   PetscErrorCode global_to_local_closure(const Number *g, Number *l);
   PetscErrorCode local_to_global_closure(const Number *l, Number *g);
   Number *local_work(int which); // ghosted scratch arrays 0..2 (the sweep's x and b: 0, 2)
+  // The exchanges of any PetscSF of this level's arrays (device arrays between the ranks of
+  // one host through CUDA IPC, peer_exchange.hpp; else PetscSF): leaves = their roots;
+  // roots += the sums of their leaves, or with replace roots = their leaf (one per root).
+  PetscErrorCode bcast(PetscSF sf, const Number *roots, Number *leaves) const;
+  PetscErrorCode reduce(PetscSF sf, const Number *leaves, Number *roots, bool replace);
 
 private:
   PetscErrorCode color_step(const SmootherConfig &cfg, int color, const Number *bl, Number *x, bool x_zero);
   PetscErrorCode run_patches(const Box &b, const SmootherConfig &cfg, PatchResidual mode, int color, const Number *rhs, const Number *x, Number *out);
   PetscErrorCode sweep_in_place(const SmootherConfig &cfg, const std::vector<int> &order, const Number *b, Number *x, bool zero_guess);
-  PetscErrorCode bcast(PetscSF sf, const Number *g, Number *l) const;
-  PetscErrorCode sum_into_owners(PetscSF sf, const Number *l, Number *g);
+  PetscErrorCode peer_exchange(PetscSF sf, PeerExchange<Number> **pe) const; // nullptr: PetscSF
   void copy_owned(const Box &b, bool to_local, const Number *src, Number *dst) const;
   std::shared_ptr<Level> level_;
   MemSpace space_;
@@ -115,9 +123,13 @@ private:
   LevelTables<Number> host_tables_;
   Buffer<Number> t_mass_, t_stiff_, t_mrows_, t_krows_, t_s_, t_st_, t_lambda_, t_dense_;
   Buffer<Number> local_[3], owned_work_;
-  // Float ghost sums on the device in double (PETSc's device PetscSF has no MPI_SUM for
-  // MPI_FLOAT; on the host it sums floats): the local array and the owners' sums
+  // Float ghost sums through the device PetscSF in double (it has no MPI_SUM for MPI_FLOAT;
+  // on the host it sums floats): the local array and the owners' sums
   Buffer<double> sum_local_, sum_owned_;
+  // Device exchanges between the ranks of one host through CUDA IPC, per PetscSF of the level
+  // (peer_exchange.hpp; made on its first exchange, collectively, hence mutable; nullptr where
+  // PetscSF exchanges), released in reverse order of creation, the same on every rank
+  mutable std::vector<std::pair<PetscSF, std::unique_ptr<PeerExchange<Number>>>> peers_;
   OperatorView<Number> op_{};
   PatchView<Number> patch_{};
 };

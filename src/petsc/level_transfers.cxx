@@ -4,7 +4,7 @@ namespace vpatch {
 
 template <typename Number>
 LevelTransfers<Number>::LevelTransfers(const std::vector<LevelOps<Number> *> &ops, std::shared_ptr<const Agglomeration> agg, MemSpace space)
-  : agg_(std::move(agg)), space_(space)
+  : agg_(std::move(agg))
 {
   t_.resize(ops.size());
   if (agg_ && agg_->level + 1 < (int)ops.size()) {
@@ -34,8 +34,7 @@ PetscErrorCode LevelTransfers<Number>::restrict(int l, const Number *fine, Numbe
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(t_[l]->restrict(fine, twin_b_.data()));
-  PetscCall(PetscSFBcastWithMemTypeBegin(agg_->gather, mpi_type<Number>(), memtype(space_), twin_b_.data(), memtype(space_), coarse, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(agg_->gather, mpi_type<Number>(), twin_b_.data(), coarse, MPI_REPLACE));
+  PetscCall(twin_->bcast(agg_->gather, twin_b_.data(), coarse));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -47,9 +46,7 @@ PetscErrorCode LevelTransfers<Number>::prolongate_add(int l, const Number *coars
     PetscCall(t_[l]->prolongate_add(coarse, fine));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  // one leaf per root: MPI_REPLACE (the device PetscSF has no MPI_SUM for MPI_FLOAT)
-  PetscCall(PetscSFReduceWithMemTypeBegin(agg_->gather, mpi_type<Number>(), memtype(space_), coarse, memtype(space_), twin_x_.data(), MPI_REPLACE));
-  PetscCall(PetscSFReduceEnd(agg_->gather, mpi_type<Number>(), coarse, twin_x_.data(), MPI_REPLACE));
+  PetscCall(twin_->reduce(agg_->gather, coarse, twin_x_.data(), true)); // one leaf per root
   PetscCall(t_[l]->prolongate_add(twin_x_.data(), fine));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -28,7 +28,6 @@ private:
   std::unique_ptr<LevelOps<Number>> twin_; // before t_, whose crossing transfer refers to it
   Buffer<Number> twin_b_, twin_x_;
   std::vector<std::unique_ptr<TransferOps<Number>>> t_; // t_[l]: level l-1 -> l
-  MemSpace space_;
 };
 
 } // namespace vpatch

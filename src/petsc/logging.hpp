@@ -6,7 +6,7 @@
 
 namespace vpatch {
 struct Events {
-  PetscLogEvent mult, residual, diagonal, smooth, prolong, restrict_, setup, convert; // mult: MatMult; residual: a level's b - A x
+  PetscLogEvent mult, residual, diagonal, smooth, prolong, restrict_, setup, convert, peer; // mult: MatMult; residual: a level's b - A x; peer: a ghost exchange through CUDA IPC
 };
 extern Events events;
 extern PetscClassId classid;

@@ -55,6 +55,7 @@ PetscErrorCode VPatchInitializePackage(void)
   PetscCall(PetscLogEventRegister("VPatchRestrict", classid, &events.restrict_));
   PetscCall(PetscLogEventRegister("VPatchSetup", classid, &events.setup));
   PetscCall(PetscLogEventRegister("VPatchConvert", classid, &events.convert));
+  PetscCall(PetscLogEventRegister("VPatchPeerExch", classid, &events.peer));
   PetscCall(PCRegister(PCVPATCH, PCCreate_VPatch));
   PetscCall(PCRegister(PCVPATCHMG, PCCreate_VPatchMG));
   PetscCall(PetscRegisterFinalize(Finalize));

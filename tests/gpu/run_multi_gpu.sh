@@ -63,6 +63,27 @@ cmp_ranks "2D Q5 CG, symmetric mixed cycle" -dim 2 -degree 5 -cells 256 -ksp_typ
 # in-place sweep down to 1 cell per rank, the 2D Boundary kernel in place on halo boxes
 cmp_ranks "3D Q2 FMG, all levels distributed" -dim 3 -degree 2 -cells 64 -pc_type vpatchmg -fmg -pc_vpatchmg_agglomerate 0
 cmp_ranks "2D Q4 CG, all levels distributed" -dim 2 -degree 4 -cells 128 -ksp_type cg -pc_type vpatchmg -pc_vpatchmg_sweep symmetric -pc_vpatchmg_agglomerate 0
+echo "== ghost exchanges between the GPUs through CUDA IPC (peer_exchange.hpp), against PetscSF's through the host"
+mpiexec -n $N $P -dim 3 -degree 3 -cells 16 -pc_type vpatchmg -fmg -dm_vec_type cuda -info > $LOG/peer_info.log 2>&1
+n_ipc=$(grep -c "ghost exchanges through CUDA IPC" $LOG/peer_info.log)
+[ "$n_ipc" -gt 0 ] && ok "$n_ipc level exchanges set up through CUDA IPC" || bad "no exchange through CUDA IPC: $(grep -m1 -E 'PetscSF \(|no CUDA IPC' $LOG/peer_info.log)"
+cmp_routes() { # label, ranks, options...: the IPC exchanges (default) against -vpatch_peer_exchange 0
+  local label=$1 n=$2; shift 2
+  local a b
+  a=$(mpiexec --oversubscribe -n $n $P "$@" -dm_vec_type cuda 2>&1 | grep '^summary:')
+  b=$(mpiexec --oversubscribe -n $n $P "$@" -dm_vec_type cuda -vpatch_peer_exchange 0 2>&1 | grep '^summary:')
+  echo "$label ipc: $a" >> $LOG/routes.log; echo "$label petscsf: $b" >> $LOG/routes.log
+  if [ -n "$a" ] && [ "$(echo "$a" | field iterations)" = "$(echo "$b" | field iterations)" ] &&
+     python3 -c "import sys; a,b=float('$(echo "$a" | field l2_error)'),float('$(echo "$b" | field l2_error)'); r,s=float('$(echo "$a" | field rel_residual)'),float('$(echo "$b" | field rel_residual)'); sys.exit(0 if abs(a-b)<=1e-6*abs(a) and s<=2*r and r<=2*s else 1)" 2>/dev/null
+  then ok "$label: IPC and PetscSF exchanges agree ($(echo "$a" | field iterations) iterations, l2 $(echo "$a" | field l2_error))"
+  else bad "$label: IPC [$a] against PetscSF [$b]"; fi
+}
+cmp_routes "3D Q3 FMG + FGMRES, mixed, all levels distributed, $N ranks" $N -dim 3 -degree 3 -cells 32 -pc_type vpatchmg -fmg -pc_vpatchmg_agglomerate 0
+cmp_routes "3D Q4 CG, PCMG vpatch symmetric, Global kernel (double, full ghost scatter), $N ranks" $N -dim 3 -degree 4 -cells 16 -ksp_type cg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -mg_levels_pc_vpatch_sweep symmetric -mg_levels_pc_vpatch_kernel global
+# 3 ranks (1 x 1 x 3: a middle rank with two neighbours, two ranks on one GPU) and 4 (2 x 2:
+# ghosts from three neighbours, corner sums), every level distributed
+cmp_routes "3D Q2 FMG + FGMRES, mixed, all levels distributed, 3 ranks" 3 -dim 3 -degree 2 -cells 48 -pc_type vpatchmg -fmg -pc_vpatchmg_agglomerate 0
+cmp_routes "3D Q3 CG, symmetric mixed cycle, all levels distributed, 4 ranks" 4 -dim 3 -degree 3 -cells 32 -ksp_type cg -pc_type vpatchmg -pc_vpatchmg_sweep symmetric -pc_vpatchmg_agglomerate 0
 echo "== compute-sanitizer memcheck, one rank per GPU (ghost exchanges of device arrays, float sums)"
 CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 i=0
