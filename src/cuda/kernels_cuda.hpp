@@ -85,7 +85,7 @@ template <typename Number>
 void set_boundary(const Box &box, Number value, Number *dst, void *stream);
 // The owned points between an owned array and a ghosted local array (see cpu::copy_owned).
 template <typename Number>
-void copy_owned(const Box &box, bool to_local, const Number *src, Number *dst, void *stream);
+void copy_owned(const Box &box, bool to_local, const Number *src, Number *dst, void *stream, bool add = false);
 
 } // namespace cuda
 } // namespace vpatch

@@ -8,6 +8,7 @@ Level::~Level()
 {
   sweep.reset(); // the level's own PetscSFs
   if (closure) (void)PetscSFDestroy(&closure);
+  if (ghosts) (void)PetscSFDestroy(&ghosts);
   if (da) (void)DMDestroy(&da);
   if (comm != MPI_COMM_NULL) (void)PetscCommDestroy(&comm);
 }
@@ -67,9 +68,10 @@ void LevelOwnedRange(const std::vector<PetscInt> &ranges, PetscInt degree, size_
   *extent = (ranges[r + 1] - ranges[r]) * degree + (r + 2 == ranges.size() ? 1 : 0);
 }
 
-PetscErrorCode LevelRankPart(const Level &L, const char *what, size_t parts[3], size_t part[3])
+// The rank grid of the level's cell ranges and a rank's part in it (the DMDA's numbering, x fastest).
+static PetscErrorCode RankGrid(const Level &L, size_t parts[3], size_t part[3])
 {
-  PetscMPIInt rank, size, same = 1, all;
+  PetscMPIInt rank, size;
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(L.comm, &rank));
   PetscCallMPI(MPI_Comm_size(L.comm, &size));
@@ -79,6 +81,14 @@ PetscErrorCode LevelRankPart(const Level &L, const char *what, size_t parts[3], 
   part[0] = (size_t)rank % parts[0];
   part[1] = (size_t)rank / parts[0] % parts[1];
   part[2] = (size_t)rank / (parts[0] * parts[1]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode LevelRankPart(const Level &L, const char *what, size_t parts[3], size_t part[3])
+{
+  PetscMPIInt same = 1, all;
+  PetscFunctionBegin;
+  PetscCall(RankGrid(L, parts, part));
   for (PetscInt d = 0; d < L.dim; ++d) {
     PetscInt s, m;
     LevelOwnedRange(L.cell_ranges[d], L.degree, part[d], &s, &m);
@@ -89,15 +99,62 @@ PetscErrorCode LevelRankPart(const Level &L, const char *what, size_t parts[3], 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Support points each part owns along direction d.
-static std::vector<PetscInt> OwnedPoints(const Level &L, PetscInt d)
+PartLayout LevelOwnedLayout(const Level &L, PetscInt d)
 {
-  std::vector<PetscInt> own(L.cell_ranges[d].size() - 1);
-  for (size_t r = 0; r < own.size(); ++r) {
-    PetscInt s;
-    LevelOwnedRange(L.cell_ranges[d], L.degree, r, &s, &own[r]);
+  if (d >= L.dim) return {{0, 1}};
+  PartLayout out(L.cell_ranges[d].size() - 1);
+  for (size_t r = 0; r < out.size(); ++r) LevelOwnedRange(L.cell_ranges[d], L.degree, r, &out[r].first, &out[r].second);
+  return out;
+}
+
+PetscErrorCode LevelGhostSF(const Level &L, const Box &b, const int lo[3], const int hi[3], const PartLayout roots[3], PetscSF *sf)
+{
+  size_t parts[3], me[3];
+  std::vector<PetscInt> owner[3]; // per direction and point: the part owning it
+  std::vector<PetscInt> leaves;
+  std::vector<PetscSFNode> remote;
+  PetscFunctionBegin;
+  PetscCall(LevelRankPart(L, "a ghost exchange", parts, me));
+  const PartLayout owned[3] = {LevelOwnedLayout(L, 0), LevelOwnedLayout(L, 1), LevelOwnedLayout(L, 2)};
+  for (PetscInt d = 0; d < 3; ++d) {
+    owner[d].resize(d < L.dim ? L.points_per_direction() : 1);
+    for (size_t r = 0; r < owned[d].size(); ++r)
+      for (PetscInt i = owned[d][r].first; i < owned[d][r].first + owned[d][r].second; ++i) owner[d][i] = (PetscInt)r;
   }
-  return own;
+  auto visit = [&](int i, int j, int l) {
+    const PetscInt px = owner[0][i], py = owner[1][j], pz = owner[2][l];
+    const auto &rx = roots[0][px], &ry = roots[1][py], &rz = roots[2][pz];
+    leaves.push_back(b.local_index(i, j, l));
+    remote.push_back({px + (PetscInt)parts[0] * (py + (PetscInt)parts[1] * pz), ((l - rz.first) * ry.second + (j - ry.first)) * rx.second + (i - rx.first)});
+  };
+  const int own_lo = b.os[0], own_hi = b.os[0] + b.om[0];
+  for (int l = lo[2]; l < hi[2]; ++l)
+    for (int j = lo[1]; j < hi[1]; ++j) {
+      if (owner[1][j] != (PetscInt)me[1] || owner[2][l] != (PetscInt)me[2]) {
+        for (int i = lo[0]; i < hi[0]; ++i) visit(i, j, l);
+        continue;
+      }
+      for (int i = lo[0]; i < std::min(hi[0], own_lo); ++i) visit(i, j, l); // a row through the owned box: its x ghosts only
+      for (int i = std::max(lo[0], own_hi); i < hi[0]; ++i) visit(i, j, l);
+    }
+  const PetscInt nroots = roots[0][me[0]].second * roots[1][me[1]].second * roots[2][me[2]].second;
+  PetscCall(PetscSFCreate(L.comm, sf));
+  PetscCall(PetscSFSetGraph(*sf, nroots, (PetscInt)leaves.size(), leaves.data(), PETSC_COPY_VALUES, remote.data(), PETSC_COPY_VALUES));
+  PetscCall(PetscSFSetUp(*sf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode LevelGetGhostSF(Level &L, PetscSF *sf)
+{
+  PetscFunctionBegin;
+  if (!L.ghosts) {
+    const Box &b = L.box;
+    const int hi[3] = {b.gs[0] + b.gm[0], b.gs[1] + b.gm[1], b.gs[2] + b.gm[2]};
+    const PartLayout owned[3] = {LevelOwnedLayout(L, 0), LevelOwnedLayout(L, 1), LevelOwnedLayout(L, 2)};
+    PetscCall(LevelGhostSF(L, b, b.gs, hi, owned, &L.ghosts));
+  }
+  *sf = L.ghosts;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode LevelGetDA(Level &L, DM *da)
@@ -106,7 +163,8 @@ PetscErrorCode LevelGetDA(Level &L, DM *da)
   if (!L.da) {
     const PetscInt n = L.points_per_direction();
     std::vector<PetscInt> own[3];
-    for (PetscInt d = 0; d < L.dim; ++d) own[d] = OwnedPoints(L, d);
+    for (PetscInt d = 0; d < L.dim; ++d)
+      for (const auto &part : LevelOwnedLayout(L, d)) own[d].push_back(part.second);
     if (L.dim == 2) {
       PetscCall(DMDACreate2d(L.comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n, n, (PetscInt)own[0].size(),
                              (PetscInt)own[1].size(), 1, L.degree, own[0].data(), own[1].data(), &L.da));
@@ -117,30 +175,29 @@ PetscErrorCode LevelGetDA(Level &L, DM *da)
     }
     PetscCall(DMSetUp(L.da));
     PetscCall(DMDAGetScatter(L.da, &L.gtol, nullptr));
+    PetscInt xs[3], xm[3], gxs[3], gxm[3];
+    PetscCall(DMDAGetCorners(L.da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+    PetscCall(DMDAGetGhostCorners(L.da, &gxs[0], &gxs[1], &gxs[2], &gxm[0], &gxm[1], &gxm[2]));
+    for (int d = 0; d < 3; ++d)
+      PetscCheck(xs[d] == L.box.os[d] && xm[d] == L.box.om[d] && gxs[d] == L.box.gs[d] && gxm[d] == L.box.gm[d], PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "vpatch: the DMDA lays out direction %d otherwise than the level's box", d);
   }
   *da = L.da;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Level::closure: the ghost points of the closure of the rank's cells, [cs k, ce k] per
-// direction, as leaves of the DMDA's scatter (whose leaves are the ghosted local points).
+// Level::closure: the ghost points of the closure of the rank's cells, [cs k, ce k] per direction.
 static PetscErrorCode LevelClosureSF(Level &L)
 {
   const Box &b = L.box;
-  std::vector<PetscInt> leaves;
+  int lo[3], hi[3];
   PetscFunctionBegin;
-  int lo[3], hi[3]; // closure, inclusive
   for (int d = 0; d < 3; ++d) {
     lo[d] = d < b.dim ? b.cs[d] * b.degree : 0;
-    hi[d] = d < b.dim ? b.ce[d] * b.degree : 0;
+    hi[d] = d < b.dim ? b.ce[d] * b.degree + 1 : 1;
   }
-  for (int l = lo[2]; l <= hi[2]; ++l)
-    for (int j = lo[1]; j <= hi[1]; ++j)
-      for (int i = lo[0]; i <= hi[0]; ++i) {
-        const bool owned = i < b.os[0] + b.om[0] && j < b.os[1] + b.om[1] && l < b.os[2] + b.om[2];
-        if (!owned) leaves.push_back(b.local_index(i, j, l));
-      }
-  PetscCall(PetscSFCreateEmbeddedLeafSF(L.gtol, (PetscInt)leaves.size(), leaves.data(), &L.closure));
+  const PartLayout owned[3] = {LevelOwnedLayout(L, 0), LevelOwnedLayout(L, 1), LevelOwnedLayout(L, 2)};
+  PetscCall(LevelGhostSF(L, b, lo, hi, owned, &L.closure));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -167,14 +224,14 @@ PetscErrorCode LevelCreate(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscIn
                  (int)(ranges[d].size() - 1), (int)d);
   }
   int os[3] = {0, 0, 0}, om[3] = {1, 1, 1}, gs[3] = {0, 0, 0}, gm[3] = {1, 1, 1};
-  if (size > 1) { // the rank's owned and ghosted points from the DMDA, which the ghost exchange needs
-    DM       da;
-    PetscInt xs[3] = {0, 0, 0}, xm[3] = {1, 1, 1}, gxs[3] = {0, 0, 0}, gxm[3] = {1, 1, 1};
-    PetscCall(LevelGetDA(*L, &da));
-    PetscCall(DMDAGetCorners(da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
-    PetscCall(DMDAGetGhostCorners(da, &gxs[0], &gxs[1], &gxs[2], &gxm[0], &gxm[1], &gxm[2]));
-    for (int d = 0; d < 3; ++d) {
-      os[d] = (int)xs[d]; om[d] = (int)xm[d]; gs[d] = (int)gxs[d]; gm[d] = (int)gxm[d];
+  if (size > 1) { // the rank's owned points and its ghosted box (k deep) as the DMDA of LevelGetDA lays them out
+    size_t parts[3], part[3];
+    PetscCall(RankGrid(*L, parts, part));
+    for (PetscInt d = 0; d < dim; ++d) {
+      PetscInt s, m;
+      LevelOwnedRange(L->cell_ranges[d], degree, part[d], &s, &m);
+      const PetscInt lo = std::max<PetscInt>(s - degree, 0), hi = std::min<PetscInt>(s + m + degree, L->points_per_direction());
+      os[d] = (int)s; om[d] = (int)m; gs[d] = (int)lo; gm[d] = (int)(hi - lo);
     }
   } else { // one rank: every point owned, no ghosts (no periodic directions)
     for (PetscInt d = 0; d < dim; ++d) om[d] = gm[d] = (int)L->points_per_direction();

@@ -18,19 +18,21 @@ struct Level {
   MPI_Comm comm = MPI_COMM_NULL;        // PETSc's inner communicator of the level (held, released by the destructor)
   PetscInt dim = 0, degree = 0, cells = 0;
   std::vector<PetscInt> cell_ranges[3]; // per direction: rank r owns cells [ranges[r], ranges[r+1])
-  // DMDA over the (cells*degree+1)^dim support points, box stencil of width degree: made with
-  // the level where it spans several ranks (its scatter exchanges the ghosts), on first
-  // request (LevelGetDA) on one rank, where nothing in a solve needs it and its setup (the
-  // global-to-local scatter of every point) is the largest part of building a level.
+  // DMDA over the (cells*degree+1)^dim support points, box stencil of width degree, laid out
+  // as box: made on first request (LevelGetDA: the DM's global-to-local hooks) only, since no
+  // solve needs it and its setup (a mapping and a scatter of every ghosted point) would be the
+  // largest part of building a level.
   DM da = nullptr;
   Box box{};
   std::unique_ptr<Element1D> element;
   std::unique_ptr<Level1D> matrices;
-  PetscSF gtol = nullptr;               // global -> ghosted local (the DMDA's scatter, not owned; with the DMDA)
-  // gtol's leaves in the closure of the rank's cells (the planes after its last points, where
-  // another rank follows): all that the operator, its diagonal and the transfers read and write
-  // beyond the owned points (LevelOps' closure exchanges; made with the level on several ranks)
-  PetscSF closure = nullptr;
+  PetscSF gtol = nullptr;               // global -> ghosted local (the DMDA's scatter, not owned; with the DMDA: the DM's hooks)
+  // Roots: the owned points (a global vector's array); leaves: the ghost points of the rank's
+  // ghosted box (ghosts, LevelGetGhostSF, made on first use) or those in the closure of its
+  // cells (closure: the planes after its last points, where another rank follows; all that the
+  // operator, its diagonal and the transfers read and write beyond the owned points; made with
+  // the level on several ranks). Built from the cell ranges (LevelGhostSF), not the DMDA.
+  PetscSF ghosts = nullptr, closure = nullptr;
   std::unique_ptr<SweepHalo> sweep;     // the in-place sweep's layout and ghost update (LevelGetSweepHalo)
 
   ~Level();
@@ -56,6 +58,17 @@ void LevelOwnedRange(const std::vector<PetscInt> &ranges, PetscInt degree, size_
 // numbering, x fastest), checked on every rank against the owned points of its Box
 // (collective on the level's comm); `what` names the caller in the error.
 PetscErrorCode LevelRankPart(const Level &level, const char *what, size_t parts[3], size_t part[3]);
+
+// Per rank part of one direction: the first point and the extent of that part's array.
+using PartLayout = std::vector<std::pair<PetscInt, PetscInt>>;
+// The parts' owned points (LevelOwnedRange) along direction d ({(0, 1)} beyond dim).
+PartLayout LevelOwnedLayout(const Level &level, PetscInt d);
+// A PetscSF whose leaves are the points of box's ghosted layout in [lo, hi) (per direction)
+// that this rank does not own, and whose roots are the same points in their owners' arrays of
+// layout roots[d] (collective on the level's comm).
+PetscErrorCode LevelGhostSF(const Level &level, const Box &box, const int lo[3], const int hi[3], const PartLayout roots[3], PetscSF *sf);
+// Level::ghosts, made now if it was not yet (collective on the level's comm).
+PetscErrorCode LevelGetGhostSF(Level &level, PetscSF *sf);
 
 // The level attached to a DM, Mat or PC-visible object (nullptr if none).
 PetscErrorCode LevelQuery(PetscObject obj, std::shared_ptr<Level> *level);

@@ -170,8 +170,11 @@ Number *LevelOps<Number>::local_work(int which)
 template <typename Number>
 PetscErrorCode LevelOps<Number>::global_to_local(const Number *g, Number *l) const
 {
+  PetscSF ghosts;
   PetscFunctionBegin;
-  PetscCall(bcast(level_->gtol, g, l));
+  PetscCall(LevelGetGhostSF(*level_, &ghosts));
+  copy_owned(box(), true, g, l);
+  PetscCall(bcast(ghosts, g, l));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -210,8 +213,11 @@ PetscErrorCode LevelOps<Number>::bcast(PetscSF sf, const Number *g, Number *l) c
 template <typename Number>
 PetscErrorCode LevelOps<Number>::local_to_global_add(const Number *l, Number *g)
 {
+  PetscSF ghosts;
   PetscFunctionBegin;
-  PetscCall(reduce(level_->gtol, l, g, false));
+  PetscCall(LevelGetGhostSF(*level_, &ghosts));
+  copy_owned(box(), false, l, g, true);
+  PetscCall(reduce(ghosts, l, g, false));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -456,10 +462,10 @@ PetscErrorCode LevelOps<Number>::sweep_in_place(const SmootherConfig &cfg, const
 }
 
 template <typename Number>
-void LevelOps<Number>::copy_owned(const Box &b, bool to_local, const Number *src, Number *dst) const
+void LevelOps<Number>::copy_owned(const Box &b, bool to_local, const Number *src, Number *dst, bool add) const
 {
-  if (space_ == MemSpace::Host) cpu::copy_owned(b, to_local, src, dst);
-  else if constexpr (have_cuda) cuda::copy_owned(b, to_local, src, dst, stream_);
+  if (space_ == MemSpace::Host) cpu::copy_owned(b, to_local, src, dst, add);
+  else if constexpr (have_cuda) cuda::copy_owned(b, to_local, src, dst, stream_, add);
 }
 
 template <typename Number>

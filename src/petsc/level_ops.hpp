@@ -116,7 +116,7 @@ private:
   PetscErrorCode run_patches(const Box &b, const SmootherConfig &cfg, PatchResidual mode, int color, const Number *rhs, const Number *x, Number *out);
   PetscErrorCode sweep_in_place(const SmootherConfig &cfg, const std::vector<int> &order, const Number *b, Number *x, bool zero_guess);
   PetscErrorCode peer_exchange(PetscSF sf, PeerExchange<Number> **pe) const; // nullptr: PetscSF
-  void copy_owned(const Box &b, bool to_local, const Number *src, Number *dst) const;
+  void copy_owned(const Box &b, bool to_local, const Number *src, Number *dst, bool add = false) const;
   std::shared_ptr<Level> level_;
   MemSpace space_;
   void *stream_ = nullptr;

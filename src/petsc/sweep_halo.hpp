@@ -4,7 +4,7 @@
 // those), in place on a ghosted array of the layout below; one ghost update per color then
 // replaces the DMDA scatter's two (the corrections summed into their owners, the owners'
 // values broadcast back) and its copies of every owned point.
-// Layout: the DMDA's ghosted box (width k) and one more point on the high side of each
+// Layout: the level's ghosted box (width k, the DMDA's) and one more point on the high side of each
 // rank boundary, where the closures of those extra patches end.
 #pragma once
 #include "level.hpp"

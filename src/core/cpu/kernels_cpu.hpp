@@ -207,17 +207,16 @@ void set_boundary(const Box &box, Number value, Number *dst)
 }
 
 // The owned points between an owned (global vector) array and a ghosted local array:
-// to_local: local = owned there; else owned = local there.
+// to_local: local = owned there; else owned = local there (owned += local with add).
 template <typename Number>
-void copy_owned(const Box &box, bool to_local, const Number *src, Number *dst)
+void copy_owned(const Box &box, bool to_local, const Number *src, Number *dst, bool add = false)
 {
   for (int l = box.os[2]; l < box.os[2] + box.om[2]; ++l)
     for (int j = box.os[1]; j < box.os[1] + box.om[1]; ++j) {
       const long o = box.owned_index(box.os[0], j, l), g = box.local_index(box.os[0], j, l);
-      for (int i = 0; i < box.om[0]; ++i) {
-        if (to_local) dst[g + i] = src[o + i];
-        else dst[o + i] = src[g + i];
-      }
+      const Number *s = src + (to_local ? o : g);
+      Number *d = dst + (to_local ? g : o);
+      for (int i = 0; i < box.om[0]; ++i) d[i] = add ? d[i] + s[i] : s[i];
     }
 }
 
