@@ -1,4 +1,4 @@
-// The vpatch DM: a DMSHELL around the level's DMDA that knows how to coarsen (by two,
+// The vpatch DM: a DMSHELL around a level (and, on request, its DMDA) that knows how to coarsen (by two,
 // keeping the rank partition nested), interpolate (the Q_k MATSHELL) and create the
 // level operator, so PCMG builds the whole hierarchy from the command line.
 #include "../../include/vpatch.h"
@@ -40,7 +40,8 @@ static PetscErrorCode CreateVector(DM dm, bool local, Vec *v)
 static PetscErrorCode CreateGlobalVector_VPatch(DM dm, Vec *v) { return CreateVector(dm, false, v); }
 static PetscErrorCode CreateLocalVector_VPatch(DM dm, Vec *v) { return CreateVector(dm, true, v); }
 
-// Ghost exchange through the level's DMDA (made on first use where the level is on one rank).
+// Ghost exchange through the level's DMDA (made on first use: a DMDA setup of every ghosted
+// point; the solvers exchange through the level's own PetscSFs).
 static PetscErrorCode GetDA(DM dm, DM *da)
 {
   std::shared_ptr<Level> L;

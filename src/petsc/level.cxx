@@ -116,6 +116,9 @@ PetscErrorCode LevelGhostSF(const Level &L, const Box &b, const int lo[3], const
   PetscFunctionBegin;
   PetscCall(LevelRankPart(L, "a ghost exchange", parts, me));
   const PartLayout owned[3] = {LevelOwnedLayout(L, 0), LevelOwnedLayout(L, 1), LevelOwnedLayout(L, 2)};
+  for (int d = 0; d < 3; ++d) // the region within box's layout, which holds this rank's owned points
+    PetscCheck(b.os[d] == owned[d][me[d]].first && b.om[d] == owned[d][me[d]].second && lo[d] >= b.gs[d] && hi[d] <= b.gs[d] + b.gm[d], PETSC_COMM_SELF,
+               PETSC_ERR_PLIB, "vpatch: a ghost exchange's region or box does not fit the level's layout (direction %d)", d);
   for (PetscInt d = 0; d < 3; ++d) {
     owner[d].resize(d < L.dim ? L.points_per_direction() : 1);
     for (size_t r = 0; r < owned[d].size(); ++r)
@@ -144,18 +147,6 @@ PetscErrorCode LevelGhostSF(const Level &L, const Box &b, const int lo[3], const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode LevelGetGhostSF(Level &L, PetscSF *sf)
-{
-  PetscFunctionBegin;
-  if (!L.ghosts) {
-    const Box &b = L.box;
-    const int hi[3] = {b.gs[0] + b.gm[0], b.gs[1] + b.gm[1], b.gs[2] + b.gm[2]};
-    const PartLayout owned[3] = {LevelOwnedLayout(L, 0), LevelOwnedLayout(L, 1), LevelOwnedLayout(L, 2)};
-    PetscCall(LevelGhostSF(L, b, b.gs, hi, owned, &L.ghosts));
-  }
-  *sf = L.ghosts;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 PetscErrorCode LevelGetDA(Level &L, DM *da)
 {
@@ -174,30 +165,33 @@ PetscErrorCode LevelGetDA(Level &L, DM *da)
                              own[1].data(), own[2].data(), &L.da));
     }
     PetscCall(DMSetUp(L.da));
-    PetscCall(DMDAGetScatter(L.da, &L.gtol, nullptr));
     PetscInt xs[3], xm[3], gxs[3], gxm[3];
+    int      same = 1;
     PetscCall(DMDAGetCorners(L.da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
     PetscCall(DMDAGetGhostCorners(L.da, &gxs[0], &gxs[1], &gxs[2], &gxm[0], &gxm[1], &gxm[2]));
-    for (int d = 0; d < 3; ++d)
-      PetscCheck(xs[d] == L.box.os[d] && xm[d] == L.box.om[d] && gxs[d] == L.box.gs[d] && gxm[d] == L.box.gm[d], PETSC_COMM_SELF, PETSC_ERR_PLIB,
-                 "vpatch: the DMDA lays out direction %d otherwise than the level's box", d);
+    for (int d = 0; d < 3; ++d) same = same && xs[d] == L.box.os[d] && xm[d] == L.box.om[d] && gxs[d] == L.box.gs[d] && gxm[d] == L.box.gm[d];
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPI_INT, MPI_LAND, L.comm));
+    PetscCheck(same, L.comm, PETSC_ERR_PLIB, "vpatch: the DMDA lays out the points otherwise than the level's box");
   }
   *da = L.da;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Level::closure: the ghost points of the closure of the rank's cells, [cs k, ce k] per direction.
-static PetscErrorCode LevelClosureSF(Level &L)
+// Level::ghosts (every ghost point of the ghosted box) and Level::closure (those of the closure
+// of the rank's cells, [cs k, ce k] per direction).
+static PetscErrorCode LevelGhostSFs(Level &L)
 {
   const Box &b = L.box;
-  int lo[3], hi[3];
+  int lo[3], hi[3], ghi[3];
   PetscFunctionBegin;
   for (int d = 0; d < 3; ++d) {
     lo[d] = d < b.dim ? b.cs[d] * b.degree : 0;
     hi[d] = d < b.dim ? b.ce[d] * b.degree + 1 : 1;
+    ghi[d] = b.gs[d] + b.gm[d];
   }
   const PartLayout owned[3] = {LevelOwnedLayout(L, 0), LevelOwnedLayout(L, 1), LevelOwnedLayout(L, 2)};
   PetscCall(LevelGhostSF(L, b, lo, hi, owned, &L.closure));
+  PetscCall(LevelGhostSF(L, b, b.gs, ghi, owned, &L.ghosts));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -241,7 +235,7 @@ PetscErrorCode LevelCreate(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscIn
   L->matrices = std::make_unique<Level1D>(*L->element, (int)cells);
   if (size > 1) { // the exchanges' graphs with the level, not inside the first solve
     const SweepHalo *halo;
-    PetscCall(LevelClosureSF(*L));
+    PetscCall(LevelGhostSFs(*L));
     PetscCall(LevelGetSweepHalo(*L, &halo));
   }
   *out = std::move(L);

@@ -1,6 +1,6 @@
 // One multigrid level of the vpatch discretization, shared by its DM, operator, transfers
-// and smoother: the mesh, its DMDA of support points (ownership aligned to cells), the
-// rank's Box and the 1D matrices. Reference-counted through a PetscContainer composed on
+// and smoother: the mesh, the rank's Box of support points (ownership aligned to cells), the
+// ghost-exchange patterns, the 1D matrices. Reference-counted through a PetscContainer composed on
 // each PETSc object that uses it.
 #pragma once
 #include "../core/element1d.hpp"
@@ -26,12 +26,11 @@ struct Level {
   Box box{};
   std::unique_ptr<Element1D> element;
   std::unique_ptr<Level1D> matrices;
-  PetscSF gtol = nullptr;               // global -> ghosted local (the DMDA's scatter, not owned; with the DMDA: the DM's hooks)
   // Roots: the owned points (a global vector's array); leaves: the ghost points of the rank's
-  // ghosted box (ghosts, LevelGetGhostSF, made on first use) or those in the closure of its
-  // cells (closure: the planes after its last points, where another rank follows; all that the
-  // operator, its diagonal and the transfers read and write beyond the owned points; made with
-  // the level on several ranks). Built from the cell ranges (LevelGhostSF), not the DMDA.
+  // ghosted box (ghosts) or those in the closure of its cells (closure: the planes after its
+  // last points, where another rank follows; all that the operator, its diagonal and the
+  // transfers read and write beyond the owned points). Made with the level on several ranks,
+  // from the cell ranges (LevelGhostSF), not from the DMDA.
   PetscSF ghosts = nullptr, closure = nullptr;
   std::unique_ptr<SweepHalo> sweep;     // the in-place sweep's layout and ghost update (LevelGetSweepHalo)
 
@@ -48,7 +47,7 @@ PetscErrorCode LevelCreate(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscIn
 PetscErrorCode LevelPartition(MPI_Comm comm, PetscInt dim, PetscInt cells, std::vector<PetscInt> ranges[3]);
 // The level with half the cells per direction and every rank's cells halved.
 PetscErrorCode LevelCoarsen(const Level &fine, std::shared_ptr<Level> *coarse);
-// The level's DMDA (and gtol), made now if it was not yet (collective on the level's comm).
+// The level's DMDA, made now if it was not yet (collective on the level's comm).
 PetscErrorCode LevelGetDA(Level &level, DM *da);
 // The first support point and the number of them that part r of a direction's cell ranges
 // owns (its cells' first points, and the direction's last point on the last part), as the
@@ -67,8 +66,6 @@ PartLayout LevelOwnedLayout(const Level &level, PetscInt d);
 // that this rank does not own, and whose roots are the same points in their owners' arrays of
 // layout roots[d] (collective on the level's comm).
 PetscErrorCode LevelGhostSF(const Level &level, const Box &box, const int lo[3], const int hi[3], const PartLayout roots[3], PetscSF *sf);
-// Level::ghosts, made now if it was not yet (collective on the level's comm).
-PetscErrorCode LevelGetGhostSF(Level &level, PetscSF *sf);
 
 // The level attached to a DM, Mat or PC-visible object (nullptr if none).
 PetscErrorCode LevelQuery(PetscObject obj, std::shared_ptr<Level> *level);

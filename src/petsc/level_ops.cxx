@@ -158,7 +158,7 @@ template void convert<float, double>(MemSpace, size_t, const float *, double *, 
 template <typename Number>
 Number *LevelOps<Number>::local_work(int which)
 {
-  // sized for the DMDA's ghosted layout and for the sweep's, one point wider (sweep_in_place)
+  // sized for the level's ghosted layout and for the sweep's, one point wider (sweep_in_place)
   const Box &b = level_->sweep ? level_->sweep->box : box();
   if (!local_[which].size()) {
     local_[which] = Buffer<Number>(space_, (size_t)b.local_points());
@@ -170,11 +170,9 @@ Number *LevelOps<Number>::local_work(int which)
 template <typename Number>
 PetscErrorCode LevelOps<Number>::global_to_local(const Number *g, Number *l) const
 {
-  PetscSF ghosts;
   PetscFunctionBegin;
-  PetscCall(LevelGetGhostSF(*level_, &ghosts));
   copy_owned(box(), true, g, l);
-  PetscCall(bcast(ghosts, g, l));
+  PetscCall(bcast(level_->ghosts, g, l));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -213,11 +211,9 @@ PetscErrorCode LevelOps<Number>::bcast(PetscSF sf, const Number *g, Number *l) c
 template <typename Number>
 PetscErrorCode LevelOps<Number>::local_to_global_add(const Number *l, Number *g)
 {
-  PetscSF ghosts;
   PetscFunctionBegin;
-  PetscCall(LevelGetGhostSF(*level_, &ghosts));
   copy_owned(box(), false, l, g, true);
-  PetscCall(reduce(ghosts, l, g, false));
+  PetscCall(reduce(level_->ghosts, l, g, false));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -254,8 +250,13 @@ PetscErrorCode LevelOps<Number>::reduce(PetscSF sf, const Number *l, Number *g, 
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if constexpr (std::is_same_v<Number, float>)
-    if (space_ == MemSpace::Device && !replace) { // g = (float) (g + the sums in double of the local copies)
+    if (space_ == MemSpace::Device && !replace) { // g = (float) (g + the sums in double of sf's leaves of l)
       const size_t nl = (size_t)box().local_points(), n = (size_t)box().owned_points();
+      PetscInt     nroots, nleaves, maxleaf = 0;
+      const PetscInt *ilocal;
+      PetscCall(PetscSFGetGraph(sf, &nroots, &nleaves, &ilocal, nullptr));
+      for (PetscInt i = 0; i < nleaves; ++i) maxleaf = std::max(maxleaf, ilocal ? ilocal[i] : i);
+      PetscCheck((size_t)nroots == n && (size_t)maxleaf < nl, PETSC_COMM_SELF, PETSC_ERR_PLIB, "vpatch: a sum into owners on another layout than the level's");
       if (!sum_local_.size()) {
         sum_local_ = Buffer<double>(space_, nl);
         sum_owned_ = Buffer<double>(space_, n);

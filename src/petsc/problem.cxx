@@ -46,11 +46,9 @@ PetscErrorCode VPatchComputeSineL2Error(DM dm, Vec u, PetscReal *error)
   std::vector<PetscScalar> local(one_rank ? 0 : (size_t)L->box.local_points());
   PetscCall(VecGetArrayRead(u, &a));
   if (!one_rank) {
-    PetscSF ghosts;
-    PetscCall(LevelGetGhostSF(*L, &ghosts));
     cpu::copy_owned(L->box, true, a, local.data());
-    PetscCall(PetscSFBcastBegin(ghosts, MPIU_SCALAR, a, local.data(), MPI_REPLACE));
-    PetscCall(PetscSFBcastEnd(ghosts, MPIU_SCALAR, a, local.data(), MPI_REPLACE));
+    PetscCall(PetscSFBcastBegin(L->ghosts, MPIU_SCALAR, a, local.data(), MPI_REPLACE));
+    PetscCall(PetscSFBcastEnd(L->ghosts, MPIU_SCALAR, a, local.data(), MPI_REPLACE));
   }
   const PetscScalar *values = one_rank ? a : local.data();
   double sum = dispatch((int)L->dim, (int)L->degree, [&](auto D, auto K) { return sine_l2_error_squared<D(), K()>(L->box, *L->element, values); });

@@ -71,7 +71,7 @@ graphs -dim 3 -degree 3 -cells 32 -pc_type vpatchmg
 graphs -dim 3 -degree 3 -cells 32 -pc_type vpatchmg -fmg
 graphs -dim 3 -degree 2 -cells 32 -pc_type vpatchmg -pc_vpatchmg_precision double -pc_vpatchmg_cycle_type w -pc_vpatchmg_smooth_its 2 -pc_vpatchmg_sweep symmetric
 graphs -dim 2 -degree 5 -cells 256 -pc_type vpatchmg -ksp_type cg -pc_vpatchmg_sweep symmetric
-# two ranks on one GPU: ghost exchange of device arrays through the DMDA's PetscSF
+# two ranks on one GPU: ghost exchange of device arrays (CUDA IPC, the default on one host)
 c=$(mpiexec -n 1 $P -dim 3 -degree 3 -refine 3 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -dm_vec_type cuda | grep '^summary:' | field iterations)
 g=$(mpiexec --oversubscribe -n 2 $P -dim 3 -degree 3 -refine 3 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -dm_vec_type cuda | grep '^summary:' | field iterations)
 [ -n "$c" ] && [ "$c" = "$g" ] && ok "2 ranks on the GPU: iterations $c/$g" || bad "2 ranks on the GPU: iterations $c/$g"

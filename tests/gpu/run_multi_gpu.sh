@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Multi-GPU checks (a machine with two or more NVIDIA GPUs and a CUDA PETSc; from the
-# repository root after building build-cuda): one problem spread over the GPUs by the DMDA,
+# repository root after building build-cuda): one problem spread over the GPUs in blocks of cells,
 # one MPI rank per GPU as PETSc assigns them (device = rank modulo the number of devices).
 # Checks that every GPU holds a share of the problem, and that each solve gives the same
 # iterations and L2 error (and residual to the atomics' spread) on 1 GPU, on every GPU, and
