@@ -55,6 +55,22 @@ void Hierarchy<Number>::use_graphs(bool on)
     if ((long)ops_[l]->box().owned_points() <= graph_points() && (!external_ || l < size() - 1)) graph_level_ = l;
 }
 
+template <typename Number>
+PetscErrorCode Hierarchy<Number>::prepare_exchanges(const SmootherConfig &cfg)
+{
+  bool ipc = false, distributed = false, level_ipc;
+  PetscFunctionBegin;
+  for (const auto &o : ops_)
+    if (o && o->distributed()) {
+      PetscCall(o->prepare_exchanges(cfg, &level_ipc));
+      distributed = true;
+      ipc = ipc || level_ipc;
+    }
+  PetscCall(transfers_->prepare_exchanges(&level_ipc));
+  route_ = distributed ? (ipc || level_ipc ? "CUDA IPC" : "PetscSF") : nullptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // Replays (or first records) the cycle from zero of levels l and below; done = false where
 // none can be recorded (the cycle then runs directly, and no graph is tried again).
 template <typename Number>

@@ -50,6 +50,10 @@ public:
   // launch per kernel would leave the GPU waiting on the host (the small levels are
   // latency-bound). Not while PETSc logs events (they time and count each kernel on the host).
   void use_graphs(bool on);
+  // The ghost exchanges of the distributed levels set up now (collective): "CUDA IPC" or
+  // "PetscSF" after it, nullptr before it or where no level is distributed.
+  PetscErrorCode prepare_exchanges(const SmootherConfig &cfg);
+  const char *exchange_route() const { return route_; }
   bool graphs_requested() const { return graphs_on_; }
   static constexpr long graph_points() { return 1L << 21; }
   int graph_level() const { return graph_level_; }
@@ -65,6 +69,7 @@ private:
   bool graphs_on_ = false;
   int graph_level_ = -1; // the level whose cycles from zero replay graph_ (-1: none)
   bool capturing_ = false;
+  const char *route_ = nullptr;
   CycleConfig graph_cfg_{};
   std::unique_ptr<cuda::CapturedGraph, void (*)(cuda::CapturedGraph *)> graph_{nullptr, nullptr};
 };

@@ -194,6 +194,33 @@ PetscErrorCode LevelOps<Number>::peer_exchange(PetscSF sf, PeerExchange<Number> 
 }
 
 template <typename Number>
+PetscErrorCode LevelOps<Number>::prepare_exchange(PetscSF sf, bool *ipc) const
+{
+  PeerExchange<Number> *pe;
+  PetscFunctionBegin;
+  PetscCall(peer_exchange(sf, &pe));
+  *ipc = pe != nullptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+PetscErrorCode LevelOps<Number>::prepare_exchanges(const SmootherConfig &cfg, bool *ipc) const
+{
+  bool smoother_ipc;
+  PetscFunctionBegin;
+  *ipc = false;
+  if (!distributed()) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(prepare_exchange(level_->closure, ipc));
+  if (cfg.kernel == SmootherKernel::Global || cfg.type == CompositeType::Additive) PetscCall(prepare_exchange(level_->ghosts, &smoother_ipc));
+  else {
+    const SweepHalo *h;
+    PetscCall(LevelGetSweepHalo(*level_, &h));
+    PetscCall(prepare_exchange(h->sf, &smoother_ipc));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
 PetscErrorCode LevelOps<Number>::bcast(PetscSF sf, const Number *g, Number *l) const
 {
   PeerExchange<Number> *pe;

@@ -110,6 +110,11 @@ public:
   // roots += the sums of their leaves, or with replace roots = their leaf (one per root).
   PetscErrorCode bcast(PetscSF sf, const Number *roots, Number *leaves) const;
   PetscErrorCode reduce(PetscSF sf, const Number *leaves, Number *roots, bool replace);
+  // Sets up now (collectively; else on first use, inside a solve) sf's exchange, or those that
+  // the operator, the transfers and smoothing with cfg use on a distributed level; ipc: whether
+  // they go through CUDA IPC.
+  PetscErrorCode prepare_exchange(PetscSF sf, bool *ipc) const;
+  PetscErrorCode prepare_exchanges(const SmootherConfig &cfg, bool *ipc) const;
 
 private:
   PetscErrorCode color_step(const SmootherConfig &cfg, int color, const Number *bl, Number *x, bool x_zero);

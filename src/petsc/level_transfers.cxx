@@ -51,6 +51,15 @@ PetscErrorCode LevelTransfers<Number>::prolongate_add(int l, const Number *coars
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+template <typename Number>
+PetscErrorCode LevelTransfers<Number>::prepare_exchanges(bool *ipc) const
+{
+  PetscFunctionBegin;
+  *ipc = false;
+  if (twin_) PetscCall(twin_->prepare_exchange(agg_->gather, ipc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 template class LevelTransfers<float>;
 template class LevelTransfers<double>;
 

@@ -20,6 +20,8 @@ public:
   PetscErrorCode restrict(int l, const Number *fine, Number *coarse);
   // fine += P coarse (coarse: level l-1's array, as above)
   PetscErrorCode prolongate_add(int l, const Number *coarse, Number *fine);
+  // The gather's exchange set up now (collective; see LevelOps::prepare_exchange).
+  PetscErrorCode prepare_exchanges(bool *ipc) const;
   // Whether level l - 1 is the agglomerated one (the transfer gathers or scatters).
   bool crosses(int l) const { return agg_ && l - 1 == agg_->level; }
 

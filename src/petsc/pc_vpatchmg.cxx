@@ -134,8 +134,13 @@ static PetscErrorCode PCSetUp_VPatchMG(PC pc)
   MemSpace s = MemSpace::Host;
   PetscCall(MatMemSpace(pc->pmat, &s)); // allocate the hierarchy now, not inside the solve
   PetscCall(BuildMeshes(pc, mg, s));
-  if (mg->precision == 0) PetscCall(GetHierarchy(mg, s, mg->single));
-  else PetscCall(GetHierarchy(mg, s, mg->dbl));
+  if (mg->precision == 0) {
+    PetscCall(GetHierarchy(mg, s, mg->single));
+    PetscCall(mg->single->prepare_exchanges(mg->config().smoother));
+  } else {
+    PetscCall(GetHierarchy(mg, s, mg->dbl));
+    PetscCall(mg->dbl->prepare_exchanges(mg->config().smoother));
+  }
   PetscCall(PetscLogEventEnd(events.setup, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -279,6 +284,8 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
     if (gl >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: the cycles of levels 0..%d%s\n", gl, mg->agg ? " (on rank 0)" : ""));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: none%s\n", mg->graphs ? "" : " (-pc_vpatchmg_cuda_graphs 0)"));
   }
+  const char *route = mg->precision == 0 ? (mg->single ? mg->single->exchange_route() : nullptr) : (mg->dbl ? mg->dbl->exchange_route() : nullptr);
+  if (route) PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchanges between ranks: %s\n", route));
   if (mg->mesh.empty()) PetscFunctionReturn(PETSC_SUCCESS);
   const Level &F = *mg->mesh.back();
   PetscCall(PetscViewerASCIIPushTab(viewer));

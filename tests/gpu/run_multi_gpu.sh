@@ -64,9 +64,10 @@ cmp_ranks "2D Q5 CG, symmetric mixed cycle" -dim 2 -degree 5 -cells 256 -ksp_typ
 cmp_ranks "3D Q2 FMG, all levels distributed" -dim 3 -degree 2 -cells 64 -pc_type vpatchmg -fmg -pc_vpatchmg_agglomerate 0
 cmp_ranks "2D Q4 CG, all levels distributed" -dim 2 -degree 4 -cells 128 -ksp_type cg -pc_type vpatchmg -pc_vpatchmg_sweep symmetric -pc_vpatchmg_agglomerate 0
 echo "== ghost exchanges between the GPUs through CUDA IPC (peer_exchange.hpp), against PetscSF's through the host"
-mpiexec -n $N $P -dim 3 -degree 3 -cells 16 -pc_type vpatchmg -fmg -dm_vec_type cuda -info > $LOG/peer_info.log 2>&1
+mpiexec -n $N $P -dim 3 -degree 3 -cells 16 -pc_type vpatchmg -fmg -dm_vec_type cuda -info -ksp_view > $LOG/peer_info.log 2>&1
 n_ipc=$(grep -c "ghost exchanges through CUDA IPC" $LOG/peer_info.log)
-[ "$n_ipc" -gt 0 ] && ok "$n_ipc level exchanges set up through CUDA IPC" || bad "no exchange through CUDA IPC: $(grep -m1 -E 'PetscSF \(|no CUDA IPC' $LOG/peer_info.log)"
+[ "$n_ipc" -gt 0 ] && grep -q "ghost exchanges between ranks: CUDA IPC" $LOG/peer_info.log && ok "$n_ipc level exchanges set up through CUDA IPC, -ksp_view says so" ||
+  bad "no exchange through CUDA IPC ($n_ipc): $(grep -m1 -E 'PetscSF \(|no CUDA IPC|ghost exchanges between' $LOG/peer_info.log)"
 cmp_routes() { # label, ranks, options...: the IPC exchanges (default) against -vpatch_peer_exchange 0
   local label=$1 n=$2; shift 2
   local a b
