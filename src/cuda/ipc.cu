@@ -7,6 +7,21 @@ namespace cuda {
 
 static_assert(sizeof(IpcHandle) == sizeof(cudaIpcMemHandle_t) && sizeof(IpcHandle) == sizeof(cudaIpcEventHandle_t), "IPC handle size");
 
+namespace {
+// *out = the handle that get() fills; where it fails, release() and throw.
+template <typename Handle, typename Get, typename Release>
+void export_handle(Get get, Release release, const char *what, IpcHandle *out)
+{
+  Handle h;
+  const cudaError_t e = get(&h);
+  if (e != cudaSuccess) {
+    release();
+    detail::check(e, what);
+  }
+  std::memcpy(out->bytes, &h, sizeof h);
+}
+} // namespace
+
 BusId current_bus_id()
 {
   int dev = 0;
@@ -35,13 +50,8 @@ void *ipc_malloc(std::size_t bytes, IpcHandle *handle)
 {
   void *p = nullptr;
   VPATCH_CUDA_CHECK(cudaMalloc(&p, bytes ? bytes : 1));
-  cudaIpcMemHandle_t h;
-  const cudaError_t e = cudaIpcGetMemHandle(&h, p);
-  if (e != cudaSuccess) {
-    (void)cudaFree(p);
-    detail::check(e, "cudaIpcGetMemHandle");
-  }
-  std::memcpy(handle->bytes, &h, sizeof h);
+  export_handle<cudaIpcMemHandle_t>([p](cudaIpcMemHandle_t *h) { return cudaIpcGetMemHandle(h, p); }, [p] { (void)cudaFree(p); },
+                                    "cudaIpcGetMemHandle", handle);
   return p;
 }
 
@@ -63,13 +73,8 @@ void *ipc_event_create(IpcHandle *handle)
 {
   cudaEvent_t ev;
   VPATCH_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming | cudaEventInterprocess));
-  cudaIpcEventHandle_t h;
-  const cudaError_t e = cudaIpcGetEventHandle(&h, ev);
-  if (e != cudaSuccess) {
-    (void)cudaEventDestroy(ev);
-    detail::check(e, "cudaIpcGetEventHandle");
-  }
-  std::memcpy(handle->bytes, &h, sizeof h);
+  export_handle<cudaIpcEventHandle_t>([ev](cudaIpcEventHandle_t *h) { return cudaIpcGetEventHandle(h, ev); }, [ev] { (void)cudaEventDestroy(ev); },
+                                      "cudaIpcGetEventHandle", handle);
   return ev;
 }
 

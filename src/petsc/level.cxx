@@ -99,11 +99,16 @@ PetscErrorCode LevelRankPart(const Level &L, const char *what, size_t parts[3], 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PartLayout LevelOwnedLayout(const Level &L, PetscInt d)
+PartLayout LevelOwnedLayout(const Level &L, PetscInt d, PetscInt below, PetscInt above)
 {
   if (d >= L.dim) return {{0, 1}};
   PartLayout out(L.cell_ranges[d].size() - 1);
-  for (size_t r = 0; r < out.size(); ++r) LevelOwnedRange(L.cell_ranges[d], L.degree, r, &out[r].first, &out[r].second);
+  for (size_t r = 0; r < out.size(); ++r) {
+    PetscInt s, m;
+    LevelOwnedRange(L.cell_ranges[d], L.degree, r, &s, &m);
+    const PetscInt lo = std::max<PetscInt>(s - below, 0), hi = std::min<PetscInt>(s + m + above, L.points_per_direction());
+    out[r] = {lo, hi - lo};
+  }
   return out;
 }
 
@@ -222,10 +227,8 @@ PetscErrorCode LevelCreate(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscIn
     size_t parts[3], part[3];
     PetscCall(RankGrid(*L, parts, part));
     for (PetscInt d = 0; d < dim; ++d) {
-      PetscInt s, m;
-      LevelOwnedRange(L->cell_ranges[d], degree, part[d], &s, &m);
-      const PetscInt lo = std::max<PetscInt>(s - degree, 0), hi = std::min<PetscInt>(s + m + degree, L->points_per_direction());
-      os[d] = (int)s; om[d] = (int)m; gs[d] = (int)lo; gm[d] = (int)(hi - lo);
+      const auto owned = LevelOwnedLayout(*L, d)[part[d]], ghosted = LevelOwnedLayout(*L, d, degree, degree)[part[d]];
+      os[d] = (int)owned.first; om[d] = (int)owned.second; gs[d] = (int)ghosted.first; gm[d] = (int)ghosted.second;
     }
   } else { // one rank: every point owned, no ghosts (no periodic directions)
     for (PetscInt d = 0; d < dim; ++d) om[d] = gm[d] = (int)L->points_per_direction();

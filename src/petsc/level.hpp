@@ -60,8 +60,10 @@ PetscErrorCode LevelRankPart(const Level &level, const char *what, size_t parts[
 
 // Per rank part of one direction: the first point and the extent of that part's array.
 using PartLayout = std::vector<std::pair<PetscInt, PetscInt>>;
-// The parts' owned points (LevelOwnedRange) along direction d ({(0, 1)} beyond dim).
-PartLayout LevelOwnedLayout(const Level &level, PetscInt d);
+// The parts' owned points (LevelOwnedRange) along direction d, widened by `below` and `above`
+// points within the mesh ({(0, 1)} beyond dim): the owned layout, the ghosted boxes (k, k), the
+// sweep layout (k, k + 1).
+PartLayout LevelOwnedLayout(const Level &level, PetscInt d, PetscInt below = 0, PetscInt above = 0);
 // A PetscSF whose leaves are the points of box's ghosted layout in [lo, hi) (per direction)
 // that this rank does not own, and whose roots are the same points in their owners' arrays of
 // layout roots[d] (collective on the level's comm).

@@ -1,5 +1,4 @@
 #include "sweep_halo.hpp"
-#include <algorithm>
 
 namespace vpatch {
 
@@ -9,27 +8,13 @@ SweepHalo::~SweepHalo()
 }
 
 namespace {
-// The parts' arrays along one direction in the sweep layout: their owned points, k before them
-// and k + 1 after them, within the mesh.
-PartLayout SweepLayout(const Level &L, PetscInt d)
-{
-  PartLayout out = LevelOwnedLayout(L, d);
-  if (d >= L.dim) return out;
-  const PetscInt n = L.points_per_direction(), k = L.degree;
-  for (auto &[s, m] : out) {
-    const PetscInt lo = std::max<PetscInt>(s - k, 0), hi = std::min<PetscInt>(s + m + k + 1, n);
-    s = lo;
-    m = hi - lo;
-  }
-  return out;
-}
-
 PetscErrorCode SweepHaloCreate(const Level &L, std::unique_ptr<SweepHalo> *out)
 {
   size_t parts[3], me[3];
   PetscFunctionBegin;
   PetscCall(LevelRankPart(L, "the sweep halo", parts, me));
-  const PartLayout layout[3] = {SweepLayout(L, 0), SweepLayout(L, 1), SweepLayout(L, 2)};
+  const PetscInt   k = L.degree; // the sweep layout: the owned points, k before them and k + 1 after them
+  const PartLayout layout[3] = {LevelOwnedLayout(L, 0, k, k + 1), LevelOwnedLayout(L, 1, k, k + 1), LevelOwnedLayout(L, 2, k, k + 1)};
   auto h = std::make_unique<SweepHalo>();
   h->box = L.box;
   h->box.halo_patches = true;
