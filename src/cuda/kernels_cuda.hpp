@@ -62,11 +62,12 @@ void laplace_diagonal(const Box &box, OperatorView<Number> op, Number *d, void *
 template <typename Number>
 void patch_correct(const Box &box, PatchView<Number> p, LocalSolver solver, PatchResidual mode, int color, Number scale,
                    const Number *rhs, const Number *x, Number *out, SmootherKernel kernel, void *stream);
-// A multiplicative sweep in place (x is also the output) on a box without ghosts:
-// patch_correct for colors[0], ..., colors[ncolors - 1] in turn, the first in mode `first`
-// (Given: x is zero on entry), the others Local; Boundary falls back to Fused where it
-// cannot assign (Given, scale != 1). Degree 1 (Fused, Boundary): two consecutive colors that
-// differ in the x parity only run as one launch (the same updates in the same order).
+// A multiplicative sweep in place (x is also the output; the ghosts of a local array are
+// not updated between colors): patch_correct for colors[0], ..., colors[ncolors - 1] in
+// turn, the first in mode `first` (Given: x is zero on entry), the others Local; Boundary
+// falls back to Fused where it cannot assign (Given, scale != 1). Degree 1 (Fused, Boundary),
+// where the local array holds whole x rows: two consecutive colors that differ in the x
+// parity only run as one launch (the same updates in the same order).
 template <typename Number>
 void patch_sweep(const Box &box, PatchView<Number> p, LocalSolver solver, PatchResidual first, const int *colors, int ncolors,
                  Number scale, const Number *rhs, Number *x, SmootherKernel kernel, void *stream);

@@ -21,16 +21,17 @@ template <typename Number>
 void patch_sweep(const Box &box, PatchView<Number> p, LocalSolver solver, PatchResidual first, const int *colors, int ncolors,
                  Number scale, const Number *rhs, Number *x, SmootherKernel kernel, void *stream)
 {
-  if (kernel == SmootherKernel::Global || !box.local_is_owned())
-    throw std::invalid_argument("vpatch cuda: patch_sweep needs a local-residual kernel on a box without ghosts");
+  if (kernel == SmootherKernel::Global) throw std::invalid_argument("vpatch cuda: patch_sweep needs a local-residual kernel");
   if (solver == LocalSolver::Dense && p.dense_inverse == nullptr)
     throw std::invalid_argument("vpatch cuda: LocalSolver::Dense without a dense inverse");
   // Boundary assigns x_I = delta: with a damping (scale != 1) the Fused kernel runs instead,
   // and from zero (Given) as well, except in a color pair, whose first half assigns onto zeros.
+  // A color pair reads its x rows whole from the local array (not split between ranks).
+  const bool whole_rows = box.gs[0] == 0 && box.gm[0] == box.n;
   const SmootherKernel unit = kernel == SmootherKernel::Boundary && scale != Number(1) ? SmootherKernel::Fused : kernel;
   for (int i = 0; i < ncolors; ++i) {
     const PatchResidual mode = i == 0 ? first : PatchResidual::Local;
-    const bool pair = box.degree == 1 && color_pairs(box.patch_end(0) - box.patch_begin(0)) && kernel != SmootherKernel::Basic &&
+    const bool pair = box.degree == 1 && whole_rows && color_pairs(box.patch_end(0) - box.patch_begin(0)) && kernel != SmootherKernel::Basic &&
                       i + 1 < ncolors && colors[i + 1] == (colors[i] ^ 1);
     if (pair && (box.dim == 2 ? detail::launch_patch_pair<2, Number>(box, p, solver, mode, colors[i], scale, rhs, x, unit, detail::to_stream(stream))
                               : detail::launch_patch_pair<3, Number>(box, p, solver, mode, colors[i], scale, rhs, x, unit, detail::to_stream(stream)))) {

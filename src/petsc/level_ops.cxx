@@ -458,6 +458,27 @@ PetscErrorCode LevelOps<Number>::run_patches(const Box &b, const SmootherConfig 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// Colors in turn, in place on arrays of b's local layout, without ghost updates between
+// them (the first from zero where given_first); logged with the flops of the rank's own
+// patches. On the device one call (k = 1 pairs colors c, c ^ 1 in one launch).
+template <typename Number>
+PetscErrorCode LevelOps<Number>::sweep_colors(const Box &b, const SmootherConfig &cfg, const int *colors, int ncolors, bool given_first,
+                                              const Number *rhs, Number *x)
+{
+  auto mode = [&](int i) { return given_first && i == 0 ? PatchResidual::Given : PatchResidual::Local; };
+  PetscFunctionBegin;
+  if (space_ == MemSpace::Host) {
+    for (int i = 0; i < ncolors; ++i) PetscCall(run_patches(b, cfg, mode(i), colors[i], rhs, x, x));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  double flops = 0;
+  for (int i = 0; i < ncolors; ++i) flops += patch_flops(box(), mode(i), cfg.solver, colors[i]);
+  PetscCall(KernelBegin(space_));
+  if constexpr (have_cuda) cuda::patch_sweep(b, patch_, cfg.solver, mode(0), colors, ncolors, (Number)cfg.damping, rhs, x, cfg.kernel, stream_);
+  PetscCall(KernelEnd(space_, flops));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // A multiplicative sweep of a distributed level in place on the sweep layout
 // (sweep_halo.hpp): b and x copied in and their ghosts updated (x zeroed instead from
 // zero), the colors in turn, the owned points copied out. A color's patches read, beyond the
@@ -490,9 +511,10 @@ PetscErrorCode LevelOps<Number>::sweep_in_place(const SmootherConfig &cfg, const
   unsigned split = 0; // the directions with rank boundaries, as color bits
   for (PetscInt d = 0; d < box().dim; ++d)
     if (level_->cell_ranges[d].size() > 2) split |= 1u << d;
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (i > 0 && ((order[i] ^ order[i - 1]) & split)) PetscCall(bcast(h->sf, xs, xs)); // the ghosts from their owners, in place
-    PetscCall(run_patches(sb, cfg, zero_guess && i == 0 ? PatchResidual::Given : PatchResidual::Local, order[i], bs, xs, xs));
+  for (size_t i = 0, next; i < order.size(); i = next) { // the colors between two ghost updates in one call
+    if (i > 0) PetscCall(bcast(h->sf, xs, xs)); // the ghosts from their owners, in place
+    for (next = i + 1; next < order.size() && !((order[next] ^ order[next - 1]) & split); ++next) {}
+    PetscCall(sweep_colors(sb, cfg, order.data() + i, (int)(next - i), zero_guess && i == 0, bs, xs));
   }
   copy_owned(sb, false, xs, x);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -528,16 +550,8 @@ PetscErrorCode LevelOps<Number>::smooth(const SmootherConfig &cfg, const Number 
     if (cfg.sweep != SweepType::Forward)
       for (int c = ncolors - 1; c >= 0; --c) order.push_back(c);
     if (distributed() && !global) PetscCall(sweep_in_place(cfg, order, bvec, x, zero_guess));
-    else if (space_ == MemSpace::Device && !global) { // the whole sweep in one call (k = 1 pairs its colors)
-      double flops = 0;
-      for (size_t i = 0; i < order.size(); ++i)
-        flops += patch_flops(b, zero_guess && i == 0 ? PatchResidual::Given : PatchResidual::Local, cfg.solver, order[i]);
-      PetscCall(KernelBegin(space_));
-      if constexpr (have_cuda)
-        cuda::patch_sweep(b, patch_, cfg.solver, zero_guess ? PatchResidual::Given : PatchResidual::Local, order.data(), (int)order.size(),
-                          (Number)cfg.damping, bvec, x, cfg.kernel, stream_);
-      PetscCall(KernelEnd(space_, flops));
-    } else
+    else if (space_ == MemSpace::Device && !global) PetscCall(sweep_colors(b, cfg, order.data(), (int)order.size(), zero_guess, bvec, x));
+    else
       for (size_t i = 0; i < order.size(); ++i) {
         const bool x_zero = zero_guess && i == 0;
         PetscCall(color_step(cfg, order[i], global && !x_zero ? bvec : bl, x, x_zero));

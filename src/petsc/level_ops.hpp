@@ -119,6 +119,7 @@ public:
 private:
   PetscErrorCode color_step(const SmootherConfig &cfg, int color, const Number *bl, Number *x, bool x_zero);
   PetscErrorCode run_patches(const Box &b, const SmootherConfig &cfg, PatchResidual mode, int color, const Number *rhs, const Number *x, Number *out);
+  PetscErrorCode sweep_colors(const Box &b, const SmootherConfig &cfg, const int *colors, int ncolors, bool given_first, const Number *rhs, Number *x);
   PetscErrorCode sweep_in_place(const SmootherConfig &cfg, const std::vector<int> &order, const Number *b, Number *x, bool zero_guess);
   PetscErrorCode peer_exchange(PetscSF sf, PeerExchange<Number> **pe) const; // nullptr: PetscSF
   void copy_owned(const Box &b, bool to_local, const Number *src, Number *dst, bool add = false) const;

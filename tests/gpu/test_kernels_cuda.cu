@@ -320,8 +320,10 @@ static void test_level(const Box &box, Context<Number> &ctx)
     {"sweep Fused from zero scale 0.8", cuda::SmootherKernel::Fused, PatchResidual::Given, 2, 0.8},
     {"sweep Boundary backward Dense", cuda::SmootherKernel::Boundary, PatchResidual::Local, 1, 1.0, LocalSolver::Dense},
   };
-  // (k >= 2 sweeps launch color by color, the path of the cases above: k <= 3 suffices.)
-  for (const SweepCase &c : box.local_is_owned() && k <= 3 ? sweeps : std::vector<SweepCase>{}) {
+  // (k >= 2 sweeps launch color by color, the path of the cases above: k <= 3 suffices. At
+  // k = 1 colors pair where the box holds whole x rows, as the single rank's and the "rows"
+  // sub-boxes, and run one by one on the others.)
+  for (const SweepCase &c : k <= 3 ? sweeps : std::vector<SweepCase>{}) {
     if (c.solver == LocalSolver::Dense && !dense_ok) continue;
     ctx.run(c.name, [&] {
       std::vector<int> order;
@@ -469,14 +471,25 @@ static void test_all(int dim, int k, bool quick, Tally &tally)
         throw std::logic_error("halo box: unexpected patch range");
       test_level<d, kk, Number>(box, ctx);
     }
+    // A rank's sub-box with whole x rows (ranks split in y and z only; k = 1 sweeps pair
+    // their colors there), as the in-place sweep of a distributed level runs it.
+    {
+      Context<Number> ctx{d, kk, prec, "rows", tally};
+      const int c0[3] = {0, 2, 3}, c1[3] = {6, 5, 6};
+      Box box = sub_box(d, kk, 6, c0, c1);
+      box.halo_patches = true;
+      if (box.gs[0] != 0 || box.gm[0] != box.n) throw std::logic_error("rows box: x rows not whole");
+      test_level<d, kk, Number>(box, ctx);
+    }
     // 3D k = 1 on a mesh of several tiles and plane chunks per direction of the marching
     // kernels (march.cuh: tiles of 32 x 32 points, 32 planes; the meshes above fit in one):
     // the whole 100^3-cell mesh and a rank's sub-box of it.
     if constexpr (d == 3 && kk == 1) {
       Context<Number> ctx{d, kk, prec, "large", tally};
       test_level<d, kk, Number>(full_box(d, kk, 100), ctx);
-      const int c0[3] = {10, 0, 20}, c1[3] = {90, 70, 100};
+      const int c0[3] = {10, 0, 20}, c1[3] = {90, 70, 100}, r0[3] = {0, 10, 20}, r1[3] = {100, 70, 90};
       test_level<d, kk, Number>(sub_box(d, kk, 100, c0, c1), ctx);
+      test_level<d, kk, Number>(sub_box(d, kk, 100, r0, r1), ctx); // whole x rows of 99 patch vertices: color pairs of 2 warps
     }
     // 3D transfers on meshes of several tiles and chunks of the tiled kernels
     // (transfer_tiles.cuh: 1..16 coarse cells per tile along x and y, 2..16 per chunk
