@@ -27,6 +27,7 @@ int main(int argc, char **argv)
   PetscMPIInt size;
   PetscLogDouble t0, t1, t2;
   PetscReal rnorm, bnorm, error;
+  KSPConvergedReason reason;
   DM dm;
   Mat A;
   Vec b, x, r;
@@ -42,9 +43,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-dim", "Space dimension (2 or 3)", nullptr, dim, &dim, nullptr));
   PetscCall(PetscOptionsInt("-degree", "Polynomial degree k of the Q_k elements (1..10)", nullptr, degree, &degree, nullptr));
   PetscCall(PetscOptionsInt("-cells", "Cells per direction", nullptr, cells, &cells, nullptr));
-  PetscCall(PetscOptionsInt("-refine", "Refinement level L: 2^L cells per direction", nullptr, refine, &refine, nullptr));
+  PetscCall(PetscOptionsInt("-refine", "Refinement level L: 2^L cells per direction", nullptr, refine, &refine, &set));
+  PetscCheck(!set || refine >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-refine must be at least 0, not %" PetscInt_FMT, refine);
   PetscCall(PetscOptionsEList("-rhs", "Right-hand side", nullptr, rhs_types, 2, rhs_types[rhs], &rhs, nullptr));
   PetscCall(PetscOptionsInt("-repeat", "Number of solves (the fastest is reported)", nullptr, repeat, &repeat, nullptr));
+  PetscCheck(repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-repeat must be at least 1, not %" PetscInt_FMT, repeat);
   PetscCall(PetscOptionsBool("-fmg", "Full multigrid initial guess (needs -pc_type vpatchmg)", nullptr, fmg, &fmg, nullptr));
   PetscCall(PetscOptionsBool("-view_solution", "Print the solution vector", nullptr, view, &view, nullptr));
   PetscOptionsEnd();
@@ -103,6 +106,7 @@ int main(int argc, char **argv)
     total += t2 - t1;
   }
   PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
 
   PetscCall(MatMult(A, x, r));
   PetscCall(VecAYPX(r, -1.0, b));
@@ -131,9 +135,10 @@ int main(int argc, char **argv)
   PetscCall(VecGetSize(x, &dofs));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                         "summary: dim=%" PetscInt_FMT " degree=%" PetscInt_FMT " cells=%" PetscInt_FMT " levels=%" PetscInt_FMT " dofs=%" PetscInt_FMT
-                        " ranks=%d iterations=%" PetscInt_FMT " rel_residual=%.3e l2_error=%s setup_s=%.4f solve_s=%.4f solve_avg_s=%.4f precision=%s device=%s\n",
-                        dim, degree, cells, levels, dofs, (int)size, its, (double)(rnorm / bnorm), errstr, tsetup, best, total / repeat, precision,
-                        iscuda ? "cuda" : "cpu"));
+                        " ranks=%d iterations=%" PetscInt_FMT " rel_residual=%.3e l2_error=%s setup_s=%.4f solve_s=%.4f solve_avg_s=%.4f precision=%s device=%s"
+                        " reason=%s\n",
+                        dim, degree, cells, levels, dofs, (int)size, its, (double)(bnorm > 0 ? rnorm / bnorm : rnorm), errstr, tsetup, best, total / repeat,
+                        precision, iscuda ? "cuda" : "cpu", KSPConvergedReasons[reason]));
 
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&r));

@@ -128,13 +128,16 @@ PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, boo
     }
   }
   if (zero_guess) PetscCall(A.zero(x));
-  if (l == 0) { // one undamped multiplicative sweep: exact on 2 cells per direction, whatever the levels use
+  if (l == 0) { // on 2 cells per direction one patch: one undamped sweep is exact, whatever the levels use; else the levels' smoothing
     SmootherConfig coarse = cfg.smoother;
-    coarse.type = CompositeType::Multiplicative;
-    coarse.sweep = SweepType::Forward;
-    coarse.damping = 1.0;
+    const bool exact = A.box().cells == 2;
+    if (exact) {
+      coarse.type = CompositeType::Multiplicative;
+      coarse.sweep = SweepType::Forward;
+      coarse.damping = 1.0;
+    }
     PetscCall(PetscLogEventBegin(events.smooth, 0, 0, 0, 0));
-    PetscCall(A.smooth(coarse, b, x, zero_guess));
+    for (int i = 0; i < (exact ? 1 : cfg.smooth_its); ++i) PetscCall(A.smooth(coarse, b, x, zero_guess && i == 0));
     PetscCall(PetscLogEventEnd(events.smooth, 0, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

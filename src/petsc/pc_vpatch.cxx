@@ -6,14 +6,19 @@
 #include "smoother_options.hpp"
 #include "vec_access.hpp"
 #include <cstring>
+#include <string>
+#include <vector>
 #include <petsc/private/pcimpl.h>
 
 namespace vpatch {
 
 struct PC_VPatch {
-  SmootherOptions options;
+  SmootherOptions smoother;
   std::unique_ptr<LevelOpsCache<PetscScalar>> ops;
+  std::vector<std::string> level_defaults; // entered into the options database by SetLevelSmootherDefaults, until PCSetUp
 };
+
+static PetscErrorCode ClearLevelSmootherDefaults(PC pc);
 
 static PetscErrorCode PCSetUp_VPatch(PC pc)
 {
@@ -28,11 +33,13 @@ static PetscErrorCode PCSetUp_VPatch(PC pc)
              type);
   PetscCheck(level->cells >= 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
              "PCVPATCH needs at least 2 cells per direction (a mesh with interior vertices); this level has %" PetscInt_FMT, level->cells);
-  if (!vp->ops || vp->ops->level() != level) vp->ops = std::make_unique<LevelOpsCache<PetscScalar>>(level, vp->options.solver == PC_VPATCH_LOCAL_DENSE);
+  const bool dense = vp->smoother.solver == PC_VPATCH_LOCAL_DENSE;
+  if (!vp->ops || vp->ops->level() != level || vp->ops->dense() != dense) vp->ops = std::make_unique<LevelOpsCache<PetscScalar>>(level, dense);
   MemSpace s = MemSpace::Host;
   LevelOps<PetscScalar> *ops = nullptr;
   PetscCall(MatMemSpace(pc->pmat, &s)); // tables to the device now, not inside the solve
   PetscCall(vp->ops->get(s, &ops));
+  PetscCall(ClearLevelSmootherDefaults(pc)); // the level's KSP has read them
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -50,7 +57,7 @@ static PetscErrorCode Sweep(PC pc, Vec b, Vec y, PetscInt n, bool zero_guess)
   PetscCheck(s == t, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "PCVPATCH: b and x must both live on the host or on the device");
   PetscCall(vp->ops->get(s, &ops));
   const Level &L = *vp->ops->level();
-  const SmootherConfig cfg = vp->options.config((int)L.dim, (int)L.degree, false);
+  const SmootherConfig cfg = vp->smoother.config((int)L.dim, (int)L.degree, false);
   VecRead br(b, s);
   VecWrite yw(y, s, true);
   PetscCall(PetscLogEventBegin(events.smooth, pc, b, y, 0));
@@ -82,40 +89,59 @@ static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec, PetscRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// As a PCMG level smoother (prefix mg_levels_*), vpatch is meant to be applied by
-// Richardson, one sweep per smoothing step (the paper's one pre- and one post-smoothing
-// step), not by PCMG's default Chebyshev. KSPSetFromOptions reads the PC's options before
-// its own, so these defaults are entered into the options database here, only where the
-// user gave none.
+// As a PCMG level smoother chosen on the command line (-mg_levels_pc_type vpatch), vpatch is
+// meant to be applied by Richardson, one sweep per smoothing step (the paper's one pre- and
+// one post-smoothing step), not by PCMG's default Chebyshev. KSPSetFromOptions reads the PC's
+// options before its own, so these defaults are entered into the options database here, where
+// the user gave no KSP type (and no iteration count either, for the count), and removed again
+// once the PC is set up, so that they reach no other solver. Where vpatch was chosen through
+// the API, the level KSP keeps what the program set.
 static PetscErrorCode SetLevelSmootherDefaults(PC pc)
 {
+  auto *vp = static_cast<PC_VPatch *>(pc->data);
   const char *prefix;
   PetscOptions options = ((PetscObject)pc)->options;
-  PetscBool has;
-  char name[256];
+  PetscBool has_type, has_its, set, chosen;
+  char name[256], type[64];
   PetscFunctionBegin;
+  PetscCall(ClearLevelSmootherDefaults(pc));
   PetscCall(PCGetOptionsPrefix(pc, &prefix));
   if (!prefix || !std::strstr(prefix, "mg_levels_")) PetscFunctionReturn(PETSC_SUCCESS);
-  const char *defaults[][2] = {{"ksp_type", "richardson"}, {"ksp_max_it", "1"}};
+  PetscCall(PetscOptionsGetString(options, prefix, "-pc_type", type, sizeof(type), &set));
+  PetscCall(PetscStrcmp(type, PCVPATCH, &chosen));
+  if (!set || !chosen) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscOptionsHasName(options, prefix, "-ksp_type", &has_type));
+  PetscCall(PetscOptionsHasName(options, prefix, "-ksp_max_it", &has_its));
+  const char *defaults[][2] = {{"ksp_type", has_type ? nullptr : "richardson"}, {"ksp_max_it", has_type || has_its ? nullptr : "1"}};
   for (auto &d : defaults) {
-    PetscCall(PetscSNPrintf(name, sizeof(name), "-%s", d[0]));
-    PetscCall(PetscOptionsHasName(options, prefix, name, &has));
-    if (has) continue;
+    if (!d[1]) continue;
     PetscCall(PetscSNPrintf(name, sizeof(name), "-%s%s", prefix, d[0]));
     PetscCall(PetscOptionsSetValue(options, name, d[1]));
+    vp->level_defaults.push_back(name);
     PetscCall(PetscInfo(pc, "vpatch level smoother default: %s %s\n", name, d[1]));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ClearLevelSmootherDefaults(PC pc)
+{
+  auto *vp = static_cast<PC_VPatch *>(pc->data);
+  PetscFunctionBegin;
+  for (const std::string &name : vp->level_defaults) PetscCall(PetscOptionsClearValue(((PetscObject)pc)->options, name.c_str()));
+  vp->level_defaults.clear();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCSetFromOptions_VPatch(PC pc, PetscOptionItems *PetscOptionsObject)
 {
   auto *vp = static_cast<PC_VPatch *>(pc->data);
+  const PCVPatchLocalSolverType solver = vp->smoother.solver;
   PetscFunctionBegin;
   PetscCall(SetLevelSmootherDefaults(pc));
   PetscOptionsHeadBegin(PetscOptionsObject, "Vertex-patch smoother options");
-  PetscCall(vp->options.set_from_options(PetscOptionsObject, "-pc_vpatch"));
+  PetscCall(vp->smoother.set_from_options(PetscOptionsObject, "-pc_vpatch"));
   PetscOptionsHeadEnd();
+  if (vp->smoother.solver != solver) pc->setupcalled = 0; // other patch tables
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -132,7 +158,7 @@ static PetscErrorCode PCView_VPatch(PC pc, PetscViewer viewer)
   }
   const Level &L = *vp->ops->level();
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  PetscCall(vp->options.view(viewer, (int)L.dim, (int)L.degree, false));
+  PetscCall(vp->smoother.view(viewer, (int)L.dim, (int)L.degree, false));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   {
     PetscInt patches = 1;
@@ -154,38 +180,11 @@ static PetscErrorCode PCReset_VPatch(PC pc)
 static PetscErrorCode PCDestroy_VPatch(PC pc)
 {
   PetscFunctionBegin;
+  PetscCall(ClearLevelSmootherDefaults(pc));
   delete static_cast<PC_VPatch *>(pc->data);
   pc->data = nullptr;
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetSweepType_C", nullptr));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetCompositeType_C", nullptr));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetDamping_C", nullptr));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetLocalSolverType_C", nullptr));
+  PetscCall(SmootherSetters<PC_VPatch>::compose(pc, false));
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCVPatchSetSweepType_VPatch(PC pc, PCVPatchSweepType t)
-{
-  static_cast<PC_VPatch *>(pc->data)->options.sweep = t;
-  return PETSC_SUCCESS;
-}
-static PetscErrorCode PCVPatchSetCompositeType_VPatch(PC pc, PCVPatchCompositeType t)
-{
-  static_cast<PC_VPatch *>(pc->data)->options.type = t;
-  return PETSC_SUCCESS;
-}
-static PetscErrorCode PCVPatchSetDamping_VPatch(PC pc, PetscReal w)
-{
-  PetscFunctionBegin;
-  PetscCheck(w > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Damping must be positive, not %g", (double)w);
-  static_cast<PC_VPatch *>(pc->data)->options.damping = w;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-static PetscErrorCode PCVPatchSetLocalSolverType_VPatch(PC pc, PCVPatchLocalSolverType t)
-{
-  auto *vp = static_cast<PC_VPatch *>(pc->data);
-  if (vp->options.solver != t) vp->ops.reset();
-  vp->options.solver = t;
-  return PETSC_SUCCESS;
 }
 
 } // namespace vpatch
@@ -203,34 +202,48 @@ PETSC_EXTERN PetscErrorCode PCCreate_VPatch(PC pc)
   pc->ops->view = PCView_VPatch;
   pc->ops->reset = PCReset_VPatch;
   pc->ops->destroy = PCDestroy_VPatch;
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetSweepType_C", PCVPatchSetSweepType_VPatch));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetCompositeType_C", PCVPatchSetCompositeType_VPatch));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetDamping_C", PCVPatchSetDamping_VPatch));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetLocalSolverType_C", PCVPatchSetLocalSolverType_VPatch));
+  PetscCall(SmootherSetters<PC_VPatch>::compose(pc, true));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The setters act on a PCVPATCH or a PCVPATCHMG (its levels' smoother), and do nothing on
+// other PC types.
 PetscErrorCode PCVPatchSetSweepType(PC pc, PCVPatchSweepType t)
 {
   PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, t, 2);
+  PetscCheck(t >= PC_VPATCH_SWEEP_FORWARD && t <= PC_VPATCH_SWEEP_SYMMETRIC, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "Unknown PCVPatchSweepType %d", (int)t);
   PetscTryMethod(pc, "PCVPatchSetSweepType_C", (PC, PCVPatchSweepType), (pc, t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 PetscErrorCode PCVPatchSetCompositeType(PC pc, PCVPatchCompositeType t)
 {
   PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, t, 2);
+  PetscCheck(t == PC_VPATCH_MULTIPLICATIVE || t == PC_VPATCH_ADDITIVE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "Unknown PCVPatchCompositeType %d", (int)t);
   PetscTryMethod(pc, "PCVPatchSetCompositeType_C", (PC, PCVPatchCompositeType), (pc, t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 PetscErrorCode PCVPatchSetDamping(PC pc, PetscReal w)
 {
   PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(pc, w, 2);
+  PetscCheck(w > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Damping must be positive, not %g", (double)w);
   PetscTryMethod(pc, "PCVPatchSetDamping_C", (PC, PetscReal), (pc, w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 PetscErrorCode PCVPatchSetLocalSolverType(PC pc, PCVPatchLocalSolverType t)
 {
   PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, t, 2);
+  PetscCheck(t == PC_VPATCH_LOCAL_FDM || t == PC_VPATCH_LOCAL_DENSE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "Unknown PCVPatchLocalSolverType %d", (int)t);
   PetscTryMethod(pc, "PCVPatchSetLocalSolverType_C", (PC, PCVPatchLocalSolverType), (pc, t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

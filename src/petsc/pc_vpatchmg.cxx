@@ -235,11 +235,13 @@ static PetscErrorCode PCSetFromOptions_VPatchMG(PC pc, PetscOptionItems *PetscOp
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
   PetscBool flg;
   PetscInt v;
+  // what the hierarchy is built from (PCSetUp): a change sets the PC up again
+  const PetscInt precision = mg->precision, levels = mg->levels, agglomerate = mg->agglomerate;
+  const PCVPatchLocalSolverType solver = mg->smoother.solver;
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Vertex-patch multigrid (mixed precision) options");
   PetscCall(PetscOptionsEList("-pc_vpatchmg_precision", "Precision of the multigrid cycle", "", PCVPatchMGPrecisions, 2,
                               PCVPatchMGPrecisions[mg->precision], &mg->precision, &flg));
-  if (flg) mg->reset();
   v = mg->levels;
   PetscCall(PetscOptionsInt("-pc_vpatchmg_levels", "Number of levels (default: coarsen to 2 cells per direction)", "", v, &v, &flg));
   if (flg) {
@@ -264,6 +266,7 @@ static PetscErrorCode PCSetFromOptions_VPatchMG(PC pc, PetscOptionItems *PetscOp
   PetscCall(PetscOptionsBool("-pc_vpatchmg_cuda_graphs", "On the GPU, replay the cycles of the small levels (at most 2^21 points) as CUDA graphs", "", mg->graphs, &mg->graphs, nullptr));
   PetscCall(mg->smoother.set_from_options(PetscOptionsObject, "-pc_vpatchmg"));
   PetscOptionsHeadEnd();
+  if (mg->precision != precision || mg->levels != levels || mg->agglomerate != agglomerate || mg->smoother.solver != solver) pc->setupcalled = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -294,10 +297,12 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
                                    (int)mg->mesh.size(), F.degree, F.dim, mg->precision == 0 ? "float" : "double"));
   for (size_t l = 0, cells = F.cells >> (mg->mesh.size() - 1); l < mg->mesh.size(); ++l, cells *= 2) {
     PetscInt points = 1;
+    char coarse[96] = "";
     for (PetscInt d = 0; d < F.dim; ++d) points *= (PetscInt)cells * F.degree + 1;
+    if (l == 0 && cells == 2) PetscCall(PetscStrncpy(coarse, " (exact coarse solve: one vpatch application)", sizeof(coarse)));
+    else if (l == 0) PetscCall(PetscSNPrintf(coarse, sizeof(coarse), " (coarse: %" PetscInt_FMT " application(s) of the smoother above)", mg->smooth_its));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  level %d: %" PetscInt_FMT " cells per direction, %" PetscInt_FMT " unknowns%s%s\n", (int)l, (PetscInt)cells,
-                                     points, l == 0 ? (cells == 2 ? " (exact coarse solve: one vpatch application)" : " (coarse: one vpatch application)") : "",
-                                     mg->agg && (int)l <= mg->agg->level ? " on rank 0 alone" : ""));
+                                     points, coarse, mg->agg && (int)l <= mg->agg->level ? " on rank 0 alone" : ""));
   }
   if (mg->agg) {
     char why[96];
@@ -326,6 +331,7 @@ static PetscErrorCode PCDestroy_VPatchMG(PC pc)
   delete static_cast<PC_VPatchMG *>(pc->data);
   pc->data = nullptr;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchMGApplyFull_C", nullptr));
+  PetscCall(SmootherSetters<PC_VPatchMG>::compose(pc, false));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -346,6 +352,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_VPatchMG(PC pc)
   pc->ops->reset = PCReset_VPatchMG;
   pc->ops->destroy = PCDestroy_VPatchMG;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchMGApplyFull_C", PCVPatchMGApplyFull_VPatchMG));
+  PetscCall(SmootherSetters<PC_VPatchMG>::compose(pc, true));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

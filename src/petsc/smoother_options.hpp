@@ -4,6 +4,7 @@
 #pragma once
 #include "../../include/vpatch.h"
 #include "level_ops.hpp"
+#include <petsc/private/pcimpl.h>
 
 namespace vpatch {
 
@@ -17,6 +18,32 @@ struct SmootherOptions {
   SmootherConfig config(int dim, int degree, bool single) const;
   PetscErrorCode set_from_options(PetscOptionItems *PetscOptionsObject, const char *stem);
   PetscErrorCode view(PetscViewer viewer, int dim, int degree, bool single) const;
+};
+
+// The PCVPatchSet* methods of a PC whose data (Data) holds its SmootherOptions as `smoother`,
+// composed by PCVPATCH and PCVPATCHMG alike (the public functions check the arguments). Another
+// local solver needs other patch tables: the PC is set up again.
+template <typename Data>
+struct SmootherSetters {
+  static SmootherOptions &of(PC pc) { return static_cast<Data *>(pc->data)->smoother; }
+  static PetscErrorCode sweep(PC pc, PCVPatchSweepType t) { return of(pc).sweep = t, PETSC_SUCCESS; }
+  static PetscErrorCode type(PC pc, PCVPatchCompositeType t) { return of(pc).type = t, PETSC_SUCCESS; }
+  static PetscErrorCode damping(PC pc, PetscReal w) { return of(pc).damping = w, PETSC_SUCCESS; }
+  static PetscErrorCode solver(PC pc, PCVPatchLocalSolverType t)
+  {
+    if (of(pc).solver != t) pc->setupcalled = 0;
+    return of(pc).solver = t, PETSC_SUCCESS;
+  }
+  // on: compose the methods; else remove them (PCDestroy)
+  static PetscErrorCode compose(PC pc, bool on)
+  {
+    PetscFunctionBegin;
+    PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetSweepType_C", on ? sweep : nullptr));
+    PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetCompositeType_C", on ? type : nullptr));
+    PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetDamping_C", on ? damping : nullptr));
+    PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchSetLocalSolverType_C", on ? solver : nullptr));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
 };
 
 // The GPU kernel used when none is chosen: the fastest measured for (dim, degree, precision).

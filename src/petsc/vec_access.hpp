@@ -134,6 +134,7 @@ public:
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   const std::shared_ptr<Level> &level() const { return level_; }
+  bool dense() const { return dense_; }
 
 private:
   std::shared_ptr<Level> level_;
