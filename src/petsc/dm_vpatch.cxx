@@ -85,19 +85,22 @@ static PetscErrorCode HasOption(PetscObject obj, const char *prefix, const char 
 
 // The level operators already are the DM's matrices (DMCreateMatrix). Here the DM also
 // makes one application of vpatch the default coarse solver of PCMG (an exact solve on 2
-// cells per direction), unless -mg_coarse_pc_type says otherwise.
+// cells per direction) in place of PCMG's LU or redundant LU, which a matrix-free operator
+// cannot factor, unless -mg_coarse_pc_type says otherwise. (A program's own DMKSP
+// compute-operators function, or SNES's, replaces this one: there -mg_coarse_pc_type vpatch.)
 static PetscErrorCode ComputeOperators_VPatch(KSP ksp, Mat, Mat, void *)
 {
   PC pc;
   const char *prefix;
-  PetscBool has;
+  PetscBool has, factor;
   PetscFunctionBegin;
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
   const size_t len = prefix ? std::strlen(prefix) : 0;
   if (len >= 10 && !std::strcmp(prefix + len - 10, "mg_coarse_")) {
     PetscCall(HasOption((PetscObject)ksp, prefix, "-pc_type", &has));
-    if (!has) {
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &factor, PCLU, PCREDUNDANT, ""));
+    if (!has && factor) {
       PetscCall(PCSetType(pc, PCVPATCH));
       PetscCall(PCSetFromOptions(pc));
     }

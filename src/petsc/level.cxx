@@ -21,6 +21,22 @@ PetscInt Level::global_points() const
   return total;
 }
 
+PetscErrorCode LevelCheckVec(const Level &L, Vec v, const char *what)
+{
+  PetscInt n, N;
+  int ok, all;
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(v, &n));
+  PetscCall(VecGetSize(v, &N));
+  ok = n == (PetscInt)L.box.owned_points() && N == L.global_points();
+  PetscCallMPI(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, L.comm));
+  PetscCheck(all, L.comm, PETSC_ERR_ARG_SIZ,
+             "%s: a vector of size %" PetscInt_FMT " (local %" PetscInt_FMT " on this rank) for a vpatch level of %" PetscInt_FMT
+             " points (not in the level's layout: create it from the DM or the operator)",
+             what, N, n, L.global_points());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode LevelPartition(MPI_Comm comm, PetscInt dim, PetscInt cells, std::vector<PetscInt> ranges[3])
 {
   PetscMPIInt size;

@@ -2,6 +2,7 @@
 // LevelOps), MatMultTranspose (= MatMult, A is symmetric), MatGetDiagonal.
 #include "../../include/vpatch.h"
 #include "logging.hpp"
+#include "shell_base.hpp"
 #include "vec_access.hpp"
 
 namespace vpatch {
@@ -9,7 +10,10 @@ namespace vpatch {
 struct OperatorContext {
   explicit OperatorContext(std::shared_ptr<Level> level) : ops(std::move(level)) {}
   LevelOpsCache<PetscScalar> ops;
+  ShellBase shell;
 };
+
+static PetscErrorCode CreateOperator(MPI_Comm comm, const std::shared_ptr<Level> &level, VecType vtype, Mat *A);
 
 static PetscErrorCode SameSpace(Vec x, Vec y, MemSpace *s)
 {
@@ -53,6 +57,7 @@ static PetscErrorCode MatGetDiagonal_VPatch(Mat A, Vec d)
   PetscScalar *da;
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(LevelCheckVec(*ctx->ops.level(), d, "MatGetDiagonal"));
   PetscCall(VecMemSpace(d, &s));
   PetscCall(ctx->ops.get(s, &ops));
   VecWrite dw(d, s, false);
@@ -88,6 +93,51 @@ static PetscErrorCode MatDestroy_VPatch(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// A new operator on the same level (MATSHELL's own duplicate would share, and free twice, the
+// context); one changed by MATSHELL's scalings and shifts is not copied.
+static PetscErrorCode MatDuplicate_VPatch(Mat A, MatDuplicateOption, Mat *B)
+{
+  OperatorContext *ctx;
+  VecType vtype;
+  PetscFunctionBegin;
+  PetscCall(OperatorCheckBase(A, "MatDuplicate"));
+  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(MatGetVecType(A, &vtype));
+  PetscCall(CreateOperator(PetscObjectComm((PetscObject)A), ctx->ops.level(), vtype, B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OperatorIsBase(Mat A, PetscBool *base)
+{
+  OperatorContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(ctx->shell.is_base(A, MatMult_VPatch, base));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateOperator(MPI_Comm comm, const std::shared_ptr<Level> &level, VecType vtype, Mat *A)
+{
+  PetscFunctionBegin;
+  const PetscInt n = (PetscInt)level->box.owned_points(), N = level->global_points();
+  auto *ctx = new OperatorContext(level);
+  PetscCall(MatCreateShell(comm, n, n, N, N, ctx, A));
+  PetscCall(MatShellSetOperation(*A, MATOP_MULT, (void (*)(void))MatMult_VPatch));
+  PetscCall(MatShellSetOperation(*A, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMult_VPatch));
+  PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_VPatch));
+  PetscCall(MatShellSetOperation(*A, MATOP_VIEW, (void (*)(void))MatView_VPatch));
+  PetscCall(MatShellSetOperation(*A, MATOP_DUPLICATE, (void (*)(void))MatDuplicate_VPatch));
+  PetscCall(MatShellSetOperation(*A, MATOP_DESTROY, (void (*)(void))MatDestroy_VPatch));
+  if (vtype) PetscCall(MatShellSetVecType(*A, vtype));
+  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(*A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
+  PetscCall(LevelCompose((PetscObject)*A, level));
+  PetscCall(PetscObjectSetName((PetscObject)*A, "vpatch_laplacian"));
+  PetscCall(ctx->shell.created(*A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 } // namespace vpatch
 
 using namespace vpatch;
@@ -100,20 +150,7 @@ PetscErrorCode VPatchCreateOperator(DM dm, Mat *A)
   PetscCall(VPatchInitializePackage());
   PetscCall(LevelQuery((PetscObject)dm, &level));
   PetscCheck(level, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "VPatchCreateOperator() needs a DM from VPatchCreateDM()");
-  const PetscInt n = (PetscInt)level->box.owned_points(), N = level->global_points();
-  auto *ctx = new OperatorContext(level);
-  PetscCall(MatCreateShell(PetscObjectComm((PetscObject)dm), n, n, N, N, ctx, A));
-  PetscCall(MatShellSetOperation(*A, MATOP_MULT, (void (*)(void))MatMult_VPatch));
-  PetscCall(MatShellSetOperation(*A, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMult_VPatch));
-  PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_VPatch));
-  PetscCall(MatShellSetOperation(*A, MATOP_VIEW, (void (*)(void))MatView_VPatch));
-  PetscCall(MatShellSetOperation(*A, MATOP_DESTROY, (void (*)(void))MatDestroy_VPatch));
   PetscCall(DMGetVecType(dm, &vtype));
-  PetscCall(MatShellSetVecType(*A, vtype));
-  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(MatSetOption(*A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
-  PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
-  PetscCall(LevelCompose((PetscObject)*A, level));
-  PetscCall(PetscObjectSetName((PetscObject)*A, "vpatch_laplacian"));
+  PetscCall(CreateOperator(PetscObjectComm((PetscObject)dm), level, vtype, A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

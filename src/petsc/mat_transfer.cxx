@@ -3,6 +3,7 @@
 // (the restriction PCMG applies with MatRestrict).
 #include "../../include/vpatch.h"
 #include "logging.hpp"
+#include "shell_base.hpp"
 #include "vec_access.hpp"
 
 namespace vpatch {
@@ -11,7 +12,8 @@ struct TransferContext {
   TransferContext(std::shared_ptr<Level> c, std::shared_ptr<Level> f) : coarse(std::move(c)), fine(std::move(f)) {}
   LevelOpsCache<PetscScalar> coarse, fine;
   std::unique_ptr<TransferOps<PetscScalar>> host, device;
-  Vec work = nullptr; // coarse vector for MatMultTransposeAdd
+  Vec work = nullptr, fine_work = nullptr; // for MatMultTransposeAdd, and MatMultAdd of a changed shell
+  ShellBase shell;
 
   PetscErrorCode get(MemSpace s, TransferOps<PetscScalar> **t)
   {
@@ -56,9 +58,22 @@ static PetscErrorCode Prolongate(Mat P, Vec xc, Vec xf, bool add)
 
 static PetscErrorCode MatMult_Transfer(Mat P, Vec xc, Vec xf) { return Prolongate(P, xc, xf, false); }
 
+// z = y + P xc in one pass over z, where MATSHELL's scalings and shifts (which its MultAdd
+// does not apply when set by the user) have not changed P; else through MatMult.
 static PetscErrorCode MatMultAdd_Transfer(Mat P, Vec xc, Vec y, Vec z)
 {
+  TransferContext *ctx;
+  PetscBool base;
   PetscFunctionBegin;
+  PetscCall(MatShellGetContext(P, &ctx));
+  PetscCall(ctx->shell.is_base(P, MatMult_Transfer, &base));
+  if (!base) {
+    if (!ctx->fine_work) PetscCall(VecDuplicate(z, &ctx->fine_work));
+    PetscCall(MatMult(P, xc, ctx->fine_work));
+    if (y != z) PetscCall(VecCopy(y, z));
+    PetscCall(VecAXPY(z, 1.0, ctx->fine_work));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (y != z) PetscCall(VecCopy(y, z));
   PetscCall(Prolongate(P, xc, z, true));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -93,7 +108,7 @@ static PetscErrorCode MatMultTransposeAdd_Transfer(Mat P, Vec xf, Vec y, Vec z)
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(P, &ctx));
   if (!ctx->work) PetscCall(VecDuplicate(y, &ctx->work));
-  PetscCall(MatMultTranspose_Transfer(P, xf, ctx->work));
+  PetscCall(MatMultTranspose(P, xf, ctx->work)); // with MATSHELL's scalings and shifts, if any
   if (y != z) PetscCall(VecCopy(y, z));
   PetscCall(VecAXPY(z, 1.0, ctx->work));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -105,7 +120,44 @@ static PetscErrorCode MatDestroy_Transfer(Mat P)
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(P, &ctx));
   PetscCall(VecDestroy(&ctx->work));
+  PetscCall(VecDestroy(&ctx->fine_work));
   delete ctx;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateTransfer(MPI_Comm comm, const std::shared_ptr<Level> &c, const std::shared_ptr<Level> &f, VecType vtype, Mat *P);
+
+// A new transfer between the same levels (MATSHELL's own duplicate would share, and free
+// twice, the context); one changed by MATSHELL's scalings and shifts is not copied.
+static PetscErrorCode MatDuplicate_Transfer(Mat P, MatDuplicateOption, Mat *Q)
+{
+  TransferContext *ctx;
+  PetscBool base;
+  VecType vtype;
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(P, &ctx));
+  PetscCall(ctx->shell.is_base(P, MatMult_Transfer, &base));
+  PetscCheck(base, PetscObjectComm((PetscObject)P), PETSC_ERR_SUP,
+             "MatDuplicate of a vpatch interpolation changed by MatScale, MatShift, MatDiagonalScale, MatAXPY or MatZeroRows");
+  PetscCall(MatGetVecType(P, &vtype));
+  PetscCall(CreateTransfer(PetscObjectComm((PetscObject)P), ctx->coarse.level(), ctx->fine.level(), vtype, Q));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateTransfer(MPI_Comm comm, const std::shared_ptr<Level> &c, const std::shared_ptr<Level> &f, VecType vtype, Mat *P)
+{
+  PetscFunctionBegin;
+  auto *ctx = new TransferContext(c, f);
+  PetscCall(MatCreateShell(comm, (PetscInt)f->box.owned_points(), (PetscInt)c->box.owned_points(), f->global_points(), c->global_points(), ctx, P));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT, (void (*)(void))MatMult_Transfer));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT_ADD, (void (*)(void))MatMultAdd_Transfer));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMultTranspose_Transfer));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))MatMultTransposeAdd_Transfer));
+  PetscCall(MatShellSetOperation(*P, MATOP_DUPLICATE, (void (*)(void))MatDuplicate_Transfer));
+  PetscCall(MatShellSetOperation(*P, MATOP_DESTROY, (void (*)(void))MatDestroy_Transfer));
+  if (vtype) PetscCall(MatShellSetVecType(*P, vtype));
+  PetscCall(PetscObjectSetName((PetscObject)*P, "vpatch_interpolation"));
+  PetscCall(ctx->shell.created(*P));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -128,15 +180,7 @@ PetscErrorCode VPatchCreateInterpolation(DM dmc, DM dmf, Mat *P)
   for (int d = 0; d < c->dim; ++d)
     PetscCheck(2 * c->box.cs[d] == f->box.cs[d] && 2 * c->box.ce[d] == f->box.ce[d], PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
                "vpatch interpolation needs nested partitions: the coarse DM must come from DMCoarsen() of the fine one");
-  auto *ctx = new TransferContext(c, f);
-  PetscCall(MatCreateShell(comm, (PetscInt)f->box.owned_points(), (PetscInt)c->box.owned_points(), f->global_points(), c->global_points(), ctx, P));
-  PetscCall(MatShellSetOperation(*P, MATOP_MULT, (void (*)(void))MatMult_Transfer));
-  PetscCall(MatShellSetOperation(*P, MATOP_MULT_ADD, (void (*)(void))MatMultAdd_Transfer));
-  PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMultTranspose_Transfer));
-  PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))MatMultTransposeAdd_Transfer));
-  PetscCall(MatShellSetOperation(*P, MATOP_DESTROY, (void (*)(void))MatDestroy_Transfer));
   PetscCall(DMGetVecType(dmf, &vtype));
-  PetscCall(MatShellSetVecType(*P, vtype));
-  PetscCall(PetscObjectSetName((PetscObject)*P, "vpatch_interpolation"));
+  PetscCall(CreateTransfer(comm, c, f, vtype, P));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -3,6 +3,7 @@
 // runs n sweeps (honouring a zero initial guess), PCApply one sweep from zero.
 #include "../../include/vpatch.h"
 #include "logging.hpp"
+#include "shell_base.hpp"
 #include "smoother_options.hpp"
 #include "vec_access.hpp"
 #include <cstring>
@@ -33,6 +34,7 @@ static PetscErrorCode PCSetUp_VPatch(PC pc)
              type);
   PetscCheck(level->cells >= 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
              "PCVPATCH needs at least 2 cells per direction (a mesh with interior vertices); this level has %" PetscInt_FMT, level->cells);
+  PetscCall(OperatorCheckBase(pc->pmat, "PCVPATCH"));
   const bool dense = vp->smoother.solver == PC_VPATCH_LOCAL_DENSE;
   if (!vp->ops || vp->ops->level() != level || vp->ops->dense() != dense) vp->ops = std::make_unique<LevelOpsCache<PetscScalar>>(level, dense);
   MemSpace s = MemSpace::Host;
@@ -102,7 +104,7 @@ static PetscErrorCode SetLevelSmootherDefaults(PC pc)
   const char *prefix;
   PetscOptions options = ((PetscObject)pc)->options;
   PetscBool has_type, has_its, set, chosen;
-  char name[256], type[64];
+  char name[256], type[64] = "";
   PetscFunctionBegin;
   PetscCall(ClearLevelSmootherDefaults(pc));
   PetscCall(PCGetOptionsPrefix(pc, &prefix));

@@ -8,6 +8,7 @@
 #include "hierarchy.hpp"
 #include "mixed_fmg.hpp"
 #include "logging.hpp"
+#include "shell_base.hpp"
 #include "smoother_options.hpp"
 #include "vec_access.hpp"
 #include <petsc/private/pcimpl.h>
@@ -76,6 +77,7 @@ static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg, MemSpace space)
   PetscCall(MatGetType(pc->pmat, &type));
   PetscCheck(fine, comm, PETSC_ERR_ARG_WRONG, "PCVPATCHMG needs the matrix-free operator of a vpatch DM (VPatchCreateOperator()); got a matrix of type %s", type);
   PetscCheck(fine->cells >= 2, comm, PETSC_ERR_ARG_INCOMP, "PCVPATCHMG needs at least 2 cells per direction");
+  PetscCall(OperatorCheckBase(pc->pmat, "PCVPATCHMG"));
   PetscCallMPI(MPI_Comm_size(fine->comm, &size));
   std::vector<std::shared_ptr<Level>> mesh{fine};
   PetscInt cells = fine->cells; // of the last level (known on every rank, also where it is on rank 0 alone)
@@ -358,8 +360,18 @@ PETSC_EXTERN PetscErrorCode PCCreate_VPatchMG(PC pc)
 
 PetscErrorCode PCVPatchMGApplyFull(PC pc, Vec b, Vec y)
 {
+  PetscInt m, n, mb, my;
   PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidHeaderSpecific(b, VEC_CLASSID, 2);
+  PetscValidHeaderSpecific(y, VEC_CLASSID, 3);
+  PetscCheck(b != y, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_IDN, "b and y must be different vectors");
   PetscCall(PCSetUp(pc));
+  PetscCall(MatGetLocalSize(pc->pmat, &m, &n));
+  PetscCall(VecGetLocalSize(b, &mb));
+  PetscCall(VecGetLocalSize(y, &my));
+  PetscCheck(mb == m && my == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PCVPatchMGApplyFull: vectors of local sizes %" PetscInt_FMT " and %" PetscInt_FMT " for an operator of %" PetscInt_FMT " local rows",
+             mb, my, m);
   PetscUseMethod(pc, "PCVPatchMGApplyFull_C", (PC, Vec, Vec), (pc, b, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

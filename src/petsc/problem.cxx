@@ -18,6 +18,7 @@ static PetscErrorCode FormRHS(DM dm, Vec b, Fill &&fill)
   PetscFunctionBegin;
   PetscCall(LevelQuery((PetscObject)dm, &L));
   PetscCheck(L, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "Not a vpatch DM");
+  PetscCall(LevelCheckVec(*L, b, "the right-hand side"));
   PetscCall(VecGetArrayWrite(b, &a));
   fill(L->box, *L->element, a);
   PetscCall(VecRestoreArrayWrite(b, &a));
@@ -41,6 +42,7 @@ PetscErrorCode VPatchComputeSineL2Error(DM dm, Vec u, PetscReal *error)
   PetscFunctionBegin;
   PetscCall(LevelQuery((PetscObject)dm, &L));
   PetscCheck(L, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "Not a vpatch DM");
+  PetscCall(LevelCheckVec(*L, u, "VPatchComputeSineL2Error"));
   // the ghosted local values (on one rank the owned array is the local one)
   const bool one_rank = L->box.local_is_owned();
   std::vector<PetscScalar> local(one_rank ? 0 : (size_t)L->box.local_points());

@@ -11,6 +11,15 @@
 //      Richardson with one iteration, and the options database holds no -mg_levels_N_ksp_*
 //      entry after setup; with vpatch chosen through the API, the level KSP keeps the type
 //      and iteration count the program gave it.
+//   6. MatDuplicate of the operator and of the interpolation: independent copies (the same
+//      products; destroying both frees each context once);
+//   7. vectors not in the level's layout (MatGetDiagonal, VPatchFormSineRHS) and aliased
+//      arguments of PCVPatchMGApplyFull: PETSC_ERR_ARG_SIZ / PETSC_ERR_ARG_IDN;
+//   8. MATSHELL's MatScale on the interpolation reaches MatMultAdd and MatMultTransposeAdd;
+//      PCVPATCH refuses a scaled operator (PETSC_ERR_SUP) and takes it again once a final
+//      assembly has undone the scaling;
+//   9. a coarse solver set by the program on PCMG's coarse level is kept (the DM replaces only
+//      PCMG's LU default).
 #include <petscksp.h>
 #include <fstream>
 #include <sstream>
@@ -233,6 +242,175 @@ static PetscErrorCode CheckLevelDefaults(const Problem &p, bool api)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// |a - b| / |b| for two vectors
+static PetscErrorCode RelDiff(Vec a, Vec b, PetscReal *d)
+{
+  Vec t;
+  PetscReal nb;
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(a, &t));
+  PetscCall(VecWAXPY(t, -1.0, b, a));
+  PetscCall(VecNorm(t, NORM_2, d));
+  PetscCall(VecNorm(b, NORM_2, &nb));
+  *d /= nb;
+  PetscCall(VecDestroy(&t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// 6. MatDuplicate
+static PetscErrorCode CheckDuplicate(const Problem &p)
+{
+  DM dmc;
+  Mat P, Q, B;
+  Vec xc, yf, zf, y;
+  PetscReal dA, dP;
+  PetscFunctionBegin;
+  PetscCall(MatDuplicate(p.A, MAT_COPY_VALUES, &B));
+  PetscCall(VecDuplicate(p.b, &y));
+  PetscCall(MatMult(p.A, p.b, p.x));
+  PetscCall(MatMult(B, p.b, y));
+  PetscCall(RelDiff(y, p.x, &dA));
+  PetscCall(MatDestroy(&B));
+  PetscCall(VecDestroy(&y));
+  PetscCall(DMCoarsen(p.dm, PETSC_COMM_WORLD, &dmc));
+  PetscCall(DMCreateInterpolation(dmc, p.dm, &P, nullptr));
+  PetscCall(MatDuplicate(P, MAT_COPY_VALUES, &Q));
+  PetscCall(MatCreateVecs(P, &xc, &yf));
+  PetscCall(VecDuplicate(yf, &zf));
+  PetscCall(VecSet(xc, 1.0));
+  PetscCall(MatMult(P, xc, yf));
+  PetscCall(MatMult(Q, xc, zf));
+  PetscCall(RelDiff(zf, yf, &dP));
+  PetscCall(MatDestroy(&Q));
+  PetscCall(MatMult(P, xc, zf)); // the original still works
+  PetscCall(MatDestroy(&P));
+  PetscCall(VecDestroy(&xc));
+  PetscCall(VecDestroy(&yf));
+  PetscCall(VecDestroy(&zf));
+  PetscCall(DMDestroy(&dmc));
+  char what[160];
+  PetscCall(PetscSNPrintf(what, sizeof(what), "MatDuplicate of the operator and the interpolation: products of the copies differ by %.1e, %.1e", (double)dA, (double)dP));
+  PetscCall(Check(dA == 0 && dP == 0, what));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// 7. Vectors of another layout, aliased arguments
+static PetscErrorCode CheckVectorArguments(const Problem &p)
+{
+  DM dmc;
+  Vec small;
+  KSP ksp;
+  PC pc;
+  PetscErrorCode e[3];
+  PetscFunctionBegin;
+  PetscCall(DMCoarsen(p.dm, PETSC_COMM_WORLD, &dmc));
+  PetscCall(DMCreateGlobalVector(dmc, &small));
+  PetscCall(p.ksp(KSPFGMRES, PCVPATCHMG, "api_", &ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+  e[0] = MatGetDiagonal(p.A, small);
+  e[1] = VPatchFormSineRHS(p.dm, small);
+  e[2] = PCVPatchMGApplyFull(pc, p.x, p.x);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(Check(e[0] == PETSC_ERR_ARG_SIZ && e[1] == PETSC_ERR_ARG_SIZ && e[2] == PETSC_ERR_ARG_IDN,
+                  "MatGetDiagonal and VPatchFormSineRHS on a coarse level's vector: PETSC_ERR_ARG_SIZ; PCVPatchMGApplyFull(pc, x, x): PETSC_ERR_ARG_IDN"));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&small));
+  PetscCall(DMDestroy(&dmc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// 8. MATSHELL's scalings
+static PetscErrorCode CheckScaled(const Problem &p)
+{
+  DM dmc;
+  Mat P, A;
+  Vec xc, yf, zf, xf, yc, zc;
+  KSP ksp;
+  PC pc;
+  PetscReal d1, d2;
+  PetscInt its;
+  PetscErrorCode e;
+  PetscFunctionBegin;
+  PetscCall(DMCoarsen(p.dm, PETSC_COMM_WORLD, &dmc));
+  PetscCall(DMCreateInterpolation(dmc, p.dm, &P, nullptr));
+  PetscCall(MatScale(P, 3.0));
+  PetscCall(MatCreateVecs(P, &xc, &yf));
+  PetscCall(VecDuplicate(yf, &zf));
+  PetscCall(VecDuplicate(yf, &xf));
+  PetscCall(VecDuplicate(xc, &yc));
+  PetscCall(VecDuplicate(xc, &zc));
+  PetscCall(VecSet(xc, 1.0));
+  PetscCall(VecSet(xf, 1.0));
+  PetscCall(VecZeroEntries(zf));
+  PetscCall(VecZeroEntries(zc));
+  PetscCall(MatMult(P, xc, yf));
+  PetscCall(MatMultAdd(P, xc, zf, zf));
+  PetscCall(RelDiff(zf, yf, &d1));
+  PetscCall(MatMultTranspose(P, xf, yc));
+  PetscCall(MatMultTransposeAdd(P, xf, zc, zc));
+  PetscCall(RelDiff(zc, yc, &d2));
+  char what[160];
+  PetscCall(PetscSNPrintf(what, sizeof(what), "MatScale(P, 3): MatMultAdd and MatMultTransposeAdd from zero against MatMult, MatMultTranspose: %.1e, %.1e", (double)d1,
+                          (double)d2));
+  PetscCall(Check(d1 < 1e-15 && d2 < 1e-15, what));
+  PetscCall(MatDestroy(&P));
+  for (Vec *v : {&xc, &yf, &zf, &xf, &yc, &zc}) PetscCall(VecDestroy(v));
+  PetscCall(DMDestroy(&dmc));
+
+  PetscCall(DMCreateMatrix(p.dm, &A));
+  PetscCall(MatScale(A, 2.0));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPGMRES));
+  PetscCall(KSPSetTolerances(ksp, 1e-9, PETSC_DEFAULT, PETSC_DEFAULT, 100));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCVPATCH));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+  e = KSPSetUp(ksp);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(KSPDestroy(&ksp)); // (a KSP whose setup failed is not reused: PETSc does not free its partial setup)
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY)); // undoes MATSHELL's scaling
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCVPATCH));
+  PetscCall(p.solve(ksp, &its));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "PCVPATCH on MatScale(A, 2): PETSC_ERR_SUP (got %d); after MatAssemblyEnd it solves (%d iterations)", (int)e, (int)its));
+  PetscCall(Check(e == PETSC_ERR_SUP && its > 0, what));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// 9. A coarse solver of the program's
+static PetscErrorCode CheckCoarseChoice(const Problem &p)
+{
+  KSP ksp, coarse;
+  PC pc, cpc;
+  PetscBool jacobi;
+  PetscInt its;
+  PetscFunctionBegin;
+  PetscCall(p.ksp(KSPGMRES, PCMG, "crs_", &ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCMGSetLevels(pc, 2, nullptr));
+  PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+  PetscCall(KSPSetType(coarse, KSPRICHARDSON));
+  PetscCall(KSPSetTolerances(coarse, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 30));
+  PetscCall(KSPGetPC(coarse, &cpc));
+  PetscCall(PCSetType(cpc, PCJACOBI));
+  PetscCall(PetscOptionsSetValue(nullptr, "-crs_mg_levels_pc_type", "vpatch"));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(p.solve(ksp, &its));
+  PetscCall(PetscObjectTypeCompare((PetscObject)cpc, PCJACOBI, &jacobi));
+  PetscCall(Check(jacobi && its > 0, "PCMG with the program's Jacobi coarse solver: still Jacobi after the solve"));
+  PetscCall(PetscOptionsClearValue(nullptr, "-crs_mg_levels_pc_type"));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Problem p;
@@ -247,6 +425,10 @@ int main(int argc, char **argv)
   PetscCall(CheckBadArguments(p));
   PetscCall(CheckLevelDefaults(p, false));
   PetscCall(CheckLevelDefaults(p, true));
+  PetscCall(CheckDuplicate(p));
+  PetscCall(CheckVectorArguments(p));
+  PetscCall(CheckScaled(p));
+  PetscCall(CheckCoarseChoice(p));
   PetscCall(p.destroy());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d check(s) failed\n", failures));
   PetscCall(PetscFinalize());

@@ -1,0 +1,46 @@
+#include "shell_base.hpp"
+
+namespace vpatch {
+
+PetscErrorCode ShellBase::is_base(Mat A, PetscErrorCode (*mult)(Mat, Vec, Vec), PetscBool *base)
+{
+  PetscObjectState now;
+  Vec x, y, z;
+  PetscRandom rand;
+  PetscReal diff, norm;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectStateGet((PetscObject)A, &now));
+  *base = (PetscBool)(now == state);
+  if (*base) PetscFunctionReturn(0);
+  PetscCall(PetscInfo(A, "vpatch: the shell's state changed since it was created; comparing its product with the kernels'\n"));
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(VecDuplicate(y, &z));
+  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)A), &rand));
+  PetscCall(VecSetRandom(x, rand));
+  PetscCall(PetscRandomDestroy(&rand));
+  PetscCall(MatMult(A, x, y)); // with MATSHELL's changes
+  PetscCall(mult(A, x, z));    // the kernels' alone
+  PetscCall(VecNorm(z, NORM_2, &norm));
+  PetscCall(VecAXPY(z, -1.0, y));
+  PetscCall(VecNorm(z, NORM_2, &diff));
+  *base = (PetscBool)(diff <= 1e-14 * norm);
+  if (*base) state = now;
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&z));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode OperatorCheckBase(Mat A, const char *who)
+{
+  PetscBool base;
+  PetscFunctionBegin;
+  PetscCall(OperatorIsBase(A, &base));
+  PetscCheck(base, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
+             "%s works with the vpatch Laplacian as created: this operator was changed by MatScale, MatShift, MatDiagonalScale, MatAXPY or "
+             "MatZeroRows (a final MatAssemblyEnd undoes them)",
+             who);
+  PetscFunctionReturn(0);
+}
+
+} // namespace vpatch

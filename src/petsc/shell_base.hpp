@@ -1,0 +1,26 @@
+// Whether a vpatch MATSHELL still is the operator its kernels apply. MATSHELL lets a program
+// scale, shift, diagonally scale, add to or zero rows of any shell (MatScale, MatShift,
+// MatDiagonalScale, MatAXPY, MatZeroRows...: applied around the shell's multiply; a final
+// MatAssemblyEnd undoes them), while the smoothers, the transfers' fused adds and MatDuplicate
+// know only the kernels' operator. The shell's object state unchanged since it was last found
+// unmodified proves it is; else one product with a random vector against the kernels' multiply
+// decides.
+#pragma once
+#include <petscmat.h>
+#include <petsc/private/petscimpl.h> // PetscObjectStateGet
+
+namespace vpatch {
+
+struct ShellBase {
+  PetscObjectState state = -1; // the shell's state when last found unmodified
+  // base: whether A (a MATSHELL whose own multiply is mult) applies mult alone
+  PetscErrorCode is_base(Mat A, PetscErrorCode (*mult)(Mat, Vec, Vec), PetscBool *base);
+  PetscErrorCode created(Mat A) { return PetscObjectStateGet((PetscObject)A, &state); }
+};
+
+// For the operator of VPatchCreateOperator(): whether A is unmodified (mat_operator.cxx).
+PetscErrorCode OperatorIsBase(Mat A, PetscBool *base);
+// The same, as an error naming who needs the unmodified operator.
+PetscErrorCode OperatorCheckBase(Mat A, const char *who);
+
+} // namespace vpatch
