@@ -47,6 +47,7 @@ struct Problem {
   {
     PetscFunctionBegin;
     PetscCall(VPatchCreateDM(PETSC_COMM_WORLD, dim, degree, cells, &dm));
+    PetscCall(DMSetFromOptions(dm)); // -dm_vec_type cuda: the same checks on device vectors
     PetscCall(DMCreateMatrix(dm, &A));
     PetscCall(DMCreateGlobalVector(dm, &b));
     PetscCall(VecDuplicate(b, &x));
