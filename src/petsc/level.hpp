@@ -69,10 +69,10 @@ PartLayout LevelOwnedLayout(const Level &level, PetscInt d, PetscInt below = 0, 
 // layout roots[d] (collective on the level's comm).
 PetscErrorCode LevelGhostSF(const Level &level, const Box &box, const int lo[3], const int hi[3], const PartLayout roots[3], PetscSF *sf);
 
-// The level attached to a DM, Mat or PC-visible object (nullptr if none).
 // v must have the level's layout: its owned points on every rank (else PETSC_ERR_ARG_SIZ on
 // all ranks, naming what v is for).
 PetscErrorCode LevelCheckVec(const Level &level, Vec v, const char *what);
+// The level attached to a DM, Mat or PC-visible object (nullptr if none).
 PetscErrorCode LevelQuery(PetscObject obj, std::shared_ptr<Level> *level);
 PetscErrorCode LevelCompose(PetscObject obj, const std::shared_ptr<Level> &level);
 

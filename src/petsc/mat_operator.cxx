@@ -94,7 +94,7 @@ static PetscErrorCode MatDestroy_VPatch(Mat A)
 }
 
 // A new operator on the same level (MATSHELL's own duplicate would share, and free twice, the
-// context); one changed by MATSHELL's scalings and shifts is not copied.
+// context); of one changed by MATSHELL's scalings and shifts, an error (they would be lost).
 static PetscErrorCode MatDuplicate_VPatch(Mat A, MatDuplicateOption, Mat *B)
 {
   OperatorContext *ctx;

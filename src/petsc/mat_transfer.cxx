@@ -128,7 +128,7 @@ static PetscErrorCode MatDestroy_Transfer(Mat P)
 static PetscErrorCode CreateTransfer(MPI_Comm comm, const std::shared_ptr<Level> &c, const std::shared_ptr<Level> &f, VecType vtype, Mat *P);
 
 // A new transfer between the same levels (MATSHELL's own duplicate would share, and free
-// twice, the context); one changed by MATSHELL's scalings and shifts is not copied.
+// twice, the context); of one changed by MATSHELL's scalings and shifts, an error.
 static PetscErrorCode MatDuplicate_Transfer(Mat P, MatDuplicateOption, Mat *Q)
 {
   TransferContext *ctx;

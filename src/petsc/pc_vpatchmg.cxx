@@ -1,8 +1,8 @@
 // PCVPATCHMG: a whole multigrid cycle with vpatch smoothers in a chosen precision (single
 // by default): the residual is converted to float, the float cycle runs over the same
 // hierarchy PCMG would build from the vpatch DM (float operator, smoother, transfers,
-// exact coarse solve), and the correction is converted back. Inside a double Krylov
-// method this is the paper's mixed-precision solver (Table 7).
+// coarse solve: exact on 2 cells per direction), and the correction is converted back.
+// Inside a double Krylov method this is the paper's mixed-precision solver (Table 7).
 #include "../../include/vpatch.h"
 #include "../cuda/vector_ops_cuda.hpp"
 #include "hierarchy.hpp"
@@ -360,18 +360,18 @@ PETSC_EXTERN PetscErrorCode PCCreate_VPatchMG(PC pc)
 
 PetscErrorCode PCVPatchMGApplyFull(PC pc, Vec b, Vec y)
 {
-  PetscInt m, n, mb, my;
+  std::shared_ptr<Level> fine;
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidHeaderSpecific(b, VEC_CLASSID, 2);
   PetscValidHeaderSpecific(y, VEC_CLASSID, 3);
   PetscCheck(b != y, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_IDN, "b and y must be different vectors");
   PetscCall(PCSetUp(pc));
-  PetscCall(MatGetLocalSize(pc->pmat, &m, &n));
-  PetscCall(VecGetLocalSize(b, &mb));
-  PetscCall(VecGetLocalSize(y, &my));
-  PetscCheck(mb == m && my == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PCVPatchMGApplyFull: vectors of local sizes %" PetscInt_FMT " and %" PetscInt_FMT " for an operator of %" PetscInt_FMT " local rows",
-             mb, my, m);
+  PetscCall(LevelQuery((PetscObject)pc->pmat, &fine));
+  if (fine) { // (else PCVPatchMGApplyFull_C is missing: not a PCVPATCHMG)
+    PetscCall(LevelCheckVec(*fine, b, "PCVPatchMGApplyFull, b"));
+    PetscCall(LevelCheckVec(*fine, y, "PCVPatchMGApplyFull, y"));
+  }
   PetscUseMethod(pc, "PCVPatchMGApplyFull_C", (PC, Vec, Vec), (pc, b, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -11,8 +11,8 @@ PetscErrorCode ShellBase::is_base(Mat A, PetscErrorCode (*mult)(Mat, Vec, Vec), 
   PetscFunctionBegin;
   PetscCall(PetscObjectStateGet((PetscObject)A, &now));
   *base = (PetscBool)(now == state);
-  if (*base) PetscFunctionReturn(0);
-  PetscCall(PetscInfo(A, "vpatch: the shell's state changed since it was created; comparing its product with the kernels'\n"));
+  if (*base || now == changed) PetscFunctionReturn(0);
+  PetscCall(PetscInfo(A, "vpatch: the shell's state changed since it was last found unmodified (MATSHELL's scalings, an assembly, MatDuplicate); comparing its product with the kernels'\n"));
   PetscCall(MatCreateVecs(A, &x, &y));
   PetscCall(VecDuplicate(y, &z));
   PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)A), &rand));
@@ -25,6 +25,7 @@ PetscErrorCode ShellBase::is_base(Mat A, PetscErrorCode (*mult)(Mat, Vec, Vec), 
   PetscCall(VecNorm(z, NORM_2, &diff));
   *base = (PetscBool)(diff <= 1e-14 * norm);
   if (*base) state = now;
+  else changed = now;
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
   PetscCall(VecDestroy(&z));

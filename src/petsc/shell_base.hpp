@@ -12,7 +12,8 @@
 namespace vpatch {
 
 struct ShellBase {
-  PetscObjectState state = -1; // the shell's state when last found unmodified
+  PetscObjectState state = -1;   // the shell's state when last found unmodified
+  PetscObjectState changed = -1; // and when last found modified
   // base: whether A (a MATSHELL whose own multiply is mult) applies mult alone
   PetscErrorCode is_base(Mat A, PetscErrorCode (*mult)(Mat, Vec, Vec), PetscBool *base);
   PetscErrorCode created(Mat A) { return PetscObjectStateGet((PetscObject)A, &state); }

@@ -302,20 +302,31 @@ static PetscErrorCode CheckVectorArguments(const Problem &p)
   Vec small;
   KSP ksp;
   PC pc;
-  PetscErrorCode e[3];
+  PetscErrorCode e[4];
   PetscFunctionBegin;
   PetscCall(DMCoarsen(p.dm, PETSC_COMM_WORLD, &dmc));
   PetscCall(DMCreateGlobalVector(dmc, &small));
   PetscCall(p.ksp(KSPFGMRES, PCVPATCHMG, "api_", &ksp));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(KSPSetUp(ksp));
+  // one entry too many on the last rank only: every rank must stop (not only that one)
+  PetscMPIInt rank, size;
+  PetscInt n;
+  Vec uneven;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(VecGetLocalSize(p.x, &n));
+  PetscCall(VecCreateMPI(PETSC_COMM_WORLD, n + (rank == size - 1), PETSC_DETERMINE, &uneven));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
   e[0] = MatGetDiagonal(p.A, small);
   e[1] = VPatchFormSineRHS(p.dm, small);
   e[2] = PCVPatchMGApplyFull(pc, p.x, p.x);
+  e[3] = PCVPatchMGApplyFull(pc, p.b, uneven);
   PetscCall(PetscPopErrorHandler());
-  PetscCall(Check(e[0] == PETSC_ERR_ARG_SIZ && e[1] == PETSC_ERR_ARG_SIZ && e[2] == PETSC_ERR_ARG_IDN,
-                  "MatGetDiagonal and VPatchFormSineRHS on a coarse level's vector: PETSC_ERR_ARG_SIZ; PCVPatchMGApplyFull(pc, x, x): PETSC_ERR_ARG_IDN"));
+  PetscCall(Check(e[0] == PETSC_ERR_ARG_SIZ && e[1] == PETSC_ERR_ARG_SIZ && e[2] == PETSC_ERR_ARG_IDN && e[3] == PETSC_ERR_ARG_SIZ,
+                  "MatGetDiagonal and VPatchFormSineRHS on a coarse level's vector: PETSC_ERR_ARG_SIZ; PCVPatchMGApplyFull(pc, x, x): "
+                  "PETSC_ERR_ARG_IDN; PCVPatchMGApplyFull with y one entry longer on the last rank: PETSC_ERR_ARG_SIZ on every rank"));
+  PetscCall(VecDestroy(&uneven));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&small));
   PetscCall(DMDestroy(&dmc));
