@@ -1,4 +1,5 @@
 #include "level.hpp"
+#include "logging.hpp"
 #include "sweep_halo.hpp"
 #include <algorithm>
 #include <limits>
@@ -262,8 +263,10 @@ PetscErrorCode LevelCreate(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscIn
   L->matrices = std::make_unique<Level1D>(*L->element, (int)cells);
   if (size > 1) { // the exchanges' graphs with the level, not inside the first solve
     const SweepHalo *halo;
+    PetscCall(PetscLogEventBegin(events.level_setup, 0, 0, 0, 0));
     PetscCall(LevelGhostSFs(*L));
     PetscCall(LevelGetSweepHalo(*L, &halo));
+    PetscCall(PetscLogEventEnd(events.level_setup, 0, 0, 0, 0));
   }
   *out = std::move(L);
   PetscFunctionReturn(PETSC_SUCCESS);

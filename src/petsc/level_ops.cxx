@@ -1,4 +1,5 @@
 #include "level_ops.hpp"
+#include "logging.hpp"
 #include "peer_exchange.hpp"
 #include "sweep_halo.hpp"
 #include "../core/cpu/kernels_cpu.hpp"
@@ -185,7 +186,9 @@ PetscErrorCode LevelOps<Number>::peer_exchange(PetscSF sf, PeerExchange<Number> 
   auto it = std::find_if(peers_.begin(), peers_.end(), [sf](const auto &e) { return e.first == sf; });
   if (it == peers_.end()) {
     std::unique_ptr<PeerExchange<Number>> made;
+    PetscCall(PetscLogEventBegin(events.peer_setup, 0, 0, 0, 0));
     PetscCall(PeerExchange<Number>::Create(sf, &made));
+    PetscCall(PetscLogEventEnd(events.peer_setup, 0, 0, 0, 0));
     peers_.emplace_back(sf, std::move(made));
     it = peers_.end() - 1;
   }

@@ -6,7 +6,9 @@
 
 namespace vpatch {
 struct Events {
-  PetscLogEvent mult, residual, diagonal, smooth, prolong, restrict_, setup, convert, peer; // mult: MatMult; residual: a level's b - A x; peer: a ghost exchange through CUDA IPC
+  // mult: MatMult; residual: a level's b - A x; peer: a ghost exchange through CUDA IPC;
+  // peer_setup: making one (IPC handles); level_setup: a level's layout and PetscSFs
+  PetscLogEvent mult, residual, diagonal, smooth, prolong, restrict_, setup, convert, peer, peer_setup, level_setup;
 };
 extern Events events;
 extern PetscClassId classid;

@@ -56,6 +56,8 @@ PetscErrorCode VPatchInitializePackage(void)
   PetscCall(PetscLogEventRegister("VPatchSetup", classid, &events.setup));
   PetscCall(PetscLogEventRegister("VPatchConvert", classid, &events.convert));
   PetscCall(PetscLogEventRegister("VPatchPeerExch", classid, &events.peer));
+  PetscCall(PetscLogEventRegister("VPatchPeerSetup", classid, &events.peer_setup));
+  PetscCall(PetscLogEventRegister("VPatchLevelSetup", classid, &events.level_setup));
   PetscCall(PCRegister(PCVPATCH, PCCreate_VPatch));
   PetscCall(PCRegister(PCVPATCHMG, PCCreate_VPatchMG));
   PetscCall(PetscRegisterFinalize(Finalize));
