@@ -202,19 +202,30 @@ PetscErrorCode LevelGetDA(Level &L, DM *da)
 
 // Level::ghosts (every ghost point of the ghosted box) and Level::closure (those of the closure
 // of the rank's cells, [cs k, ce k] per direction).
-static PetscErrorCode LevelGhostSFs(Level &L)
+// The closure (full: false) or the full ghost exchange of a level on several ranks.
+static PetscErrorCode LevelMakeGhostSF(Level &L, bool full, PetscSF *sf)
 {
   const Box &b = L.box;
-  int lo[3], hi[3], ghi[3];
+  int lo[3], hi[3];
   PetscFunctionBegin;
   for (int d = 0; d < 3; ++d) {
-    lo[d] = d < b.dim ? b.cs[d] * b.degree : 0;
-    hi[d] = d < b.dim ? b.ce[d] * b.degree + 1 : 1;
-    ghi[d] = b.gs[d] + b.gm[d];
+    lo[d] = full ? b.gs[d] : d < b.dim ? b.cs[d] * b.degree : 0;
+    hi[d] = full ? b.gs[d] + b.gm[d] : d < b.dim ? b.ce[d] * b.degree + 1 : 1;
   }
   const PartLayout owned[3] = {LevelOwnedLayout(L, 0), LevelOwnedLayout(L, 1), LevelOwnedLayout(L, 2)};
-  PetscCall(LevelGhostSF(L, b, lo, hi, owned, &L.closure));
-  PetscCall(LevelGhostSF(L, b, b.gs, ghi, owned, &L.ghosts));
+  PetscCall(LevelGhostSF(L, b, lo, hi, owned, sf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode LevelGetGhosts(Level &L, PetscSF *sf)
+{
+  PetscFunctionBegin;
+  if (!L.ghosts) {
+    PetscCall(PetscLogEventBegin(events.level_setup, 0, 0, 0, 0));
+    PetscCall(LevelMakeGhostSF(L, true, &L.ghosts));
+    PetscCall(PetscLogEventEnd(events.level_setup, 0, 0, 0, 0));
+  }
+  *sf = L.ghosts;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -264,7 +275,7 @@ PetscErrorCode LevelCreate(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscIn
   if (size > 1) { // the exchanges' graphs with the level, not inside the first solve
     const SweepHalo *halo;
     PetscCall(PetscLogEventBegin(events.level_setup, 0, 0, 0, 0));
-    PetscCall(LevelGhostSFs(*L));
+    PetscCall(LevelMakeGhostSF(*L, false, &L->closure));
     PetscCall(LevelGetSweepHalo(*L, &halo));
     PetscCall(PetscLogEventEnd(events.level_setup, 0, 0, 0, 0));
   }

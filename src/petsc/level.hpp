@@ -29,8 +29,9 @@ struct Level {
   // Roots: the owned points (a global vector's array); leaves: the ghost points of the rank's
   // ghosted box (ghosts) or those in the closure of its cells (closure: the planes after its
   // last points, where another rank follows; all that the operator, its diagonal and the
-  // transfers read and write beyond the owned points). Made with the level on several ranks,
-  // from the cell ranges (LevelGhostSF), not from the DMDA.
+  // transfers read and write beyond the owned points). From the cell ranges (LevelGhostSF),
+  // not from the DMDA: closure made with the level on several ranks, ghosts on first use
+  // (LevelGetGhosts; the Global kernel, the additive type and the L2 error need it).
   PetscSF ghosts = nullptr, closure = nullptr;
   std::unique_ptr<SweepHalo> sweep;     // the in-place sweep's layout and ghost update (LevelGetSweepHalo)
 
@@ -72,6 +73,8 @@ PetscErrorCode LevelGhostSF(const Level &level, const Box &box, const int lo[3],
 // v must have the level's layout: its owned points on every rank (else PETSC_ERR_ARG_SIZ on
 // all ranks, naming what v is for).
 PetscErrorCode LevelCheckVec(const Level &level, Vec v, const char *what);
+// The full ghost exchange (Level::ghosts), made on the first call: collective on the level.
+PetscErrorCode LevelGetGhosts(Level &level, PetscSF *sf);
 // The level attached to a DM, Mat or PC-visible object (nullptr if none).
 PetscErrorCode LevelQuery(PetscObject obj, std::shared_ptr<Level> *level);
 PetscErrorCode LevelCompose(PetscObject obj, const std::shared_ptr<Level> &level);

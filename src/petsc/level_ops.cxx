@@ -173,7 +173,9 @@ PetscErrorCode LevelOps<Number>::global_to_local(const Number *g, Number *l) con
 {
   PetscFunctionBegin;
   copy_owned(box(), true, g, l);
-  PetscCall(bcast(level_->ghosts, g, l));
+  PetscSF ghosts;
+  PetscCall(LevelGetGhosts(*level_, &ghosts));
+  PetscCall(bcast(ghosts, g, l));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -214,7 +216,11 @@ PetscErrorCode LevelOps<Number>::prepare_exchanges(const SmootherConfig &cfg, bo
   *ipc = false;
   if (!distributed()) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(prepare_exchange(level_->closure, ipc));
-  if (cfg.kernel == SmootherKernel::Global || cfg.type == CompositeType::Additive) PetscCall(prepare_exchange(level_->ghosts, &smoother_ipc));
+  if (cfg.kernel == SmootherKernel::Global || cfg.type == CompositeType::Additive) {
+    PetscSF ghosts;
+    PetscCall(LevelGetGhosts(*level_, &ghosts));
+    PetscCall(prepare_exchange(ghosts, &smoother_ipc));
+  }
   else {
     const SweepHalo *h;
     PetscCall(LevelGetSweepHalo(*level_, &h));
@@ -243,7 +249,9 @@ PetscErrorCode LevelOps<Number>::local_to_global_add(const Number *l, Number *g)
 {
   PetscFunctionBegin;
   copy_owned(box(), false, l, g, true);
-  PetscCall(reduce(level_->ghosts, l, g, false));
+  PetscSF ghosts;
+  PetscCall(LevelGetGhosts(*level_, &ghosts));
+  PetscCall(reduce(ghosts, l, g, false));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -49,8 +49,10 @@ PetscErrorCode VPatchComputeSineL2Error(DM dm, Vec u, PetscReal *error)
   PetscCall(VecGetArrayRead(u, &a));
   if (!one_rank) {
     cpu::copy_owned(L->box, true, a, local.data());
-    PetscCall(PetscSFBcastBegin(L->ghosts, MPIU_SCALAR, a, local.data(), MPI_REPLACE));
-    PetscCall(PetscSFBcastEnd(L->ghosts, MPIU_SCALAR, a, local.data(), MPI_REPLACE));
+    PetscSF ghosts;
+    PetscCall(LevelGetGhosts(*L, &ghosts));
+    PetscCall(PetscSFBcastBegin(ghosts, MPIU_SCALAR, a, local.data(), MPI_REPLACE));
+    PetscCall(PetscSFBcastEnd(ghosts, MPIU_SCALAR, a, local.data(), MPI_REPLACE));
   }
   const PetscScalar *values = one_rank ? a : local.data();
   double sum = dispatch((int)L->dim, (int)L->degree, [&](auto D, auto K) { return sine_l2_error_squared<D(), K()>(L->box, *L->element, values); });
