@@ -86,8 +86,8 @@ static PetscErrorCode HasOption(PetscObject obj, const char *prefix, const char 
 // The level operators already are the DM's matrices (DMCreateMatrix). Here the DM also
 // makes one application of vpatch the default coarse solver of PCMG (an exact solve on 2
 // cells per direction) in place of PCMG's LU or redundant LU, which a matrix-free operator
-// cannot factor, unless -mg_coarse_pc_type says otherwise. (A program's own DMKSP
-// compute-operators function, or SNES's, replaces this one: there -mg_coarse_pc_type vpatch.)
+// cannot factor, unless -mg_coarse_pc_type says otherwise. (Where a program's or SNES's
+// compute-operators function replaces this one, CoarsenHook_VPatch wraps theirs.)
 static PetscErrorCode ComputeOperators_VPatch(KSP ksp, Mat, Mat, void *)
 {
   PC pc;
@@ -105,6 +105,54 @@ static PetscErrorCode ComputeOperators_VPatch(KSP ksp, Mat, Mat, void *)
       PetscCall(PCSetFromOptions(pc));
     }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// A program's compute-operators function (KSPSetComputeOperators) or SNES's replaces the
+// DM's on the fine level, and PCMG's DMCoarsen copies it to the coarse levels (DMKSP's coarsen
+// hook). The DM's own coarsen hook, registered after DMKSP's, wraps the coarse level's
+// function so that the coarse-solver default still applies (the wrapper's record lives with
+// the coarse DM).
+struct WrappedOperators {
+  PetscErrorCode (*func)(KSP, Mat, Mat, void *);
+  void *ctx;
+};
+
+static PetscErrorCode ComputeOperators_Wrapped(KSP ksp, Mat A, Mat B, void *p)
+{
+  auto *w = static_cast<WrappedOperators *>(p);
+  PetscFunctionBegin;
+  PetscCall(w->func(ksp, A, B, w->ctx));
+  PetscCall(ComputeOperators_VPatch(ksp, A, B, nullptr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DestroyWrappedOperators(void *p)
+{
+  delete static_cast<WrappedOperators *>(p);
+  return PETSC_SUCCESS;
+}
+
+static PetscErrorCode CoarsenHook_VPatch(DM, DM dmc, void *)
+{
+  PetscErrorCode (*func)(KSP, Mat, Mat, void *);
+  void *ctx;
+  PetscContainer c;
+  PetscFunctionBegin;
+  PetscCall(DMKSPGetComputeOperators(dmc, &func, &ctx));
+  if (!func || func == ComputeOperators_VPatch) PetscFunctionReturn(PETSC_SUCCESS);
+  if (func == ComputeOperators_Wrapped) { // a finer level's wrapper: wrap what it wraps, with a record of this DM's own
+    const auto *w = static_cast<const WrappedOperators *>(ctx);
+    func = w->func;
+    ctx = w->ctx;
+  }
+  auto *w = new WrappedOperators{func, ctx};
+  PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)dmc), &c));
+  PetscCall(PetscContainerSetPointer(c, w));
+  PetscCall(PetscContainerSetUserDestroy(c, DestroyWrappedOperators));
+  PetscCall(PetscObjectCompose((PetscObject)dmc, "vpatch_wrapped_operators", (PetscObject)c));
+  PetscCall(PetscContainerDestroy(&c));
+  PetscCall(DMKSPSetComputeOperators(dmc, ComputeOperators_Wrapped, w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -138,6 +186,7 @@ static PetscErrorCode CreateDMFromLevel(const std::shared_ptr<Level> &level, Vec
   PetscCall(DMShellSetCreateInterpolation(*dm, CreateInterpolation_VPatch));
   PetscCall(DMShellSetCoarsen(*dm, Coarsen_VPatch));
   PetscCall(DMKSPSetComputeOperators(*dm, ComputeOperators_VPatch, nullptr));
+  PetscCall(DMCoarsenHookAdd(*dm, CoarsenHook_VPatch, nullptr, nullptr)); // after DMKSP's (made by the line above)
   char name[64];
   PetscCall(PetscSNPrintf(name, sizeof(name), "vpatch_Q%d_%dD_%dcells", (int)level->degree, (int)level->dim, (int)level->cells));
   PetscCall(PetscObjectSetName((PetscObject)*dm, name));

@@ -20,7 +20,9 @@
 //      assembly has undone the scaling;
 //   9. a coarse solver set by the program on PCMG's coarse level is kept (the DM replaces only
 //      PCMG's LU default).
-#include <petscksp.h>
+//  10. through SNES (its compute-operators function replaces the DM's): PCMG with vpatch levels
+//      solves, with the DM's coarse vpatch (the coarse LU failed before).
+#include <petscsnes.h>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -423,6 +425,65 @@ static PetscErrorCode CheckCoarseChoice(const Problem &p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// 10. SNES on the linear problem F(x) = A x - b, Jacobian the operator itself
+struct Linear {
+  DM dm;
+  Mat A;
+  Vec b;
+};
+// on the fine level A x - b; on a coarse one (PETSc 3.22's KSPComputeOperators_SNES evaluates F
+// there before the Jacobian) the level's operator applied to x
+static PetscErrorCode Residual(SNES snes, Vec x, Vec f, void *p)
+{
+  auto *l = static_cast<Linear *>(p);
+  DM dm;
+  Mat A;
+  PetscFunctionBegin;
+  PetscCall(SNESGetDM(snes, &dm));
+  if (dm == l->dm) {
+    PetscCall(MatMult(l->A, x, f));
+    PetscCall(VecAXPY(f, -1.0, l->b));
+  } else {
+    PetscCall(DMCreateMatrix(dm, &A));
+    PetscCall(MatMult(A, x, f));
+    PetscCall(MatDestroy(&A));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+static PetscErrorCode Jacobian(SNES, Vec, Mat, Mat, void *) { return PETSC_SUCCESS; }
+
+static PetscErrorCode CheckSNES(const Problem &p)
+{
+  SNES snes;
+  KSP ksp, coarse;
+  PC pc, cpc;
+  Linear l{p.dm, p.A, p.b};
+  SNESConvergedReason reason;
+  PetscBool vpatch;
+  PetscFunctionBegin;
+  PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
+  PetscCall(SNESSetOptionsPrefix(snes, "sn_"));
+  PetscCall(SNESSetDM(snes, p.dm));
+  PetscCall(SNESSetFunction(snes, nullptr, Residual, &l));
+  PetscCall(SNESSetJacobian(snes, p.A, p.A, Jacobian, &l));
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCMG));
+  PetscCall(PCMGSetLevels(pc, 3, nullptr));
+  PetscCall(PetscOptionsSetValue(nullptr, "-sn_mg_levels_pc_type", "vpatch"));
+  PetscCall(SNESSetFromOptions(snes));
+  PetscCall(VecZeroEntries(p.x));
+  PetscCall(SNESSolve(snes, nullptr, p.x));
+  PetscCall(SNESGetConvergedReason(snes, &reason));
+  PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+  PetscCall(KSPGetPC(coarse, &cpc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)cpc, PCVPATCH, &vpatch));
+  PetscCall(Check(reason > 0 && vpatch, "SNES with PCMG and vpatch levels: converges, the coarse solver is vpatch"));
+  PetscCall(PetscOptionsClearValue(nullptr, "-sn_mg_levels_pc_type"));
+  PetscCall(SNESDestroy(&snes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Problem p;
@@ -441,6 +502,7 @@ int main(int argc, char **argv)
   PetscCall(CheckVectorArguments(p));
   PetscCall(CheckScaled(p));
   PetscCall(CheckCoarseChoice(p));
+  PetscCall(CheckSNES(p));
   PetscCall(p.destroy());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d check(s) failed\n", failures));
   PetscCall(PetscFinalize());
