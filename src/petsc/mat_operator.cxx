@@ -100,19 +100,19 @@ static PetscErrorCode MatDuplicate_VPatch(Mat A, MatDuplicateOption, Mat *B)
   OperatorContext *ctx;
   VecType vtype;
   PetscFunctionBegin;
-  PetscCall(OperatorCheckBase(A, "MatDuplicate"));
   PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(ctx->shell.check(A, MatMult_VPatch, "MatDuplicate"));
   PetscCall(MatGetVecType(A, &vtype));
   PetscCall(CreateOperator(PetscObjectComm((PetscObject)A), ctx->ops.level(), vtype, B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode OperatorIsBase(Mat A, PetscBool *base)
+PetscErrorCode OperatorCheckBase(Mat A, const char *who)
 {
   OperatorContext *ctx;
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &ctx));
-  PetscCall(ctx->shell.is_base(A, MatMult_VPatch, base));
+  PetscCall(ctx->shell.check(A, MatMult_VPatch, who));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -132,13 +132,10 @@ static PetscErrorCode CreateTransfer(MPI_Comm comm, const std::shared_ptr<Level>
 static PetscErrorCode MatDuplicate_Transfer(Mat P, MatDuplicateOption, Mat *Q)
 {
   TransferContext *ctx;
-  PetscBool base;
   VecType vtype;
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(P, &ctx));
-  PetscCall(ctx->shell.is_base(P, MatMult_Transfer, &base));
-  PetscCheck(base, PetscObjectComm((PetscObject)P), PETSC_ERR_SUP,
-             "MatDuplicate of a vpatch interpolation changed by MatScale, MatShift, MatDiagonalScale, MatAXPY or MatZeroRows");
+  PetscCall(ctx->shell.check(P, MatMult_Transfer, "MatDuplicate"));
   PetscCall(MatGetVecType(P, &vtype));
   PetscCall(CreateTransfer(PetscObjectComm((PetscObject)P), ctx->coarse.level(), ctx->fine.level(), vtype, Q));
   PetscFunctionReturn(PETSC_SUCCESS);

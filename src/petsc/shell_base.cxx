@@ -32,15 +32,15 @@ PetscErrorCode ShellBase::is_base(Mat A, PetscErrorCode (*mult)(Mat, Vec, Vec), 
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode OperatorCheckBase(Mat A, const char *who)
+PetscErrorCode ShellBase::check(Mat A, PetscErrorCode (*mult)(Mat, Vec, Vec), const char *who)
 {
   PetscBool base;
   PetscFunctionBegin;
-  PetscCall(OperatorIsBase(A, &base));
+  PetscCall(is_base(A, mult, &base));
   PetscCheck(base, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
-             "%s works with the vpatch Laplacian as created: this operator was changed by MatScale, MatShift, MatDiagonalScale, MatAXPY or "
-             "MatZeroRows (a final MatAssemblyEnd undoes them)",
-             who);
+             "%s works with the matrix-free %s as created: it was changed by MatScale, MatShift, MatDiagonalScale, MatAXPY or MatZeroRows (a final "
+             "MatAssemblyEnd undoes them)",
+             who, ((PetscObject)A)->name ? ((PetscObject)A)->name : "shell");
   PetscFunctionReturn(0);
 }
 

@@ -16,12 +16,12 @@ struct ShellBase {
   PetscObjectState changed = -1; // and when last found modified
   // base: whether A (a MATSHELL whose own multiply is mult) applies mult alone
   PetscErrorCode is_base(Mat A, PetscErrorCode (*mult)(Mat, Vec, Vec), PetscBool *base);
+  // the same as an error naming who needs the unmodified shell
+  PetscErrorCode check(Mat A, PetscErrorCode (*mult)(Mat, Vec, Vec), const char *who);
   PetscErrorCode created(Mat A) { return PetscObjectStateGet((PetscObject)A, &state); }
 };
 
-// For the operator of VPatchCreateOperator(): whether A is unmodified (mat_operator.cxx).
-PetscErrorCode OperatorIsBase(Mat A, PetscBool *base);
-// The same, as an error naming who needs the unmodified operator.
+// ShellBase::check for the operator of VPatchCreateOperator() (mat_operator.cxx).
 PetscErrorCode OperatorCheckBase(Mat A, const char *who);
 
 } // namespace vpatch
