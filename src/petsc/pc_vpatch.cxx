@@ -16,7 +16,7 @@ namespace vpatch {
 struct PC_VPatch {
   SmootherOptions smoother;
   std::unique_ptr<LevelOpsCache<PetscScalar>> ops;
-  std::vector<std::string> level_defaults; // entered into the options database by SetLevelSmootherDefaults, until PCSetUp
+  std::vector<std::string> level_defaults; // entered into the options database by SetLevelSmootherDefaults, until PCSetUp or the next sweep
 };
 
 static PetscErrorCode ClearLevelSmootherDefaults(PC pc);
@@ -58,6 +58,7 @@ static PetscErrorCode Sweep(PC pc, Vec b, Vec y, PetscInt n, bool zero_guess)
   PetscCall(VecMemSpace(y, &t));
   PetscCheck(s == t, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "PCVPATCH: b and x must both live on the host or on the device");
   PetscCall(vp->ops->get(s, &ops));
+  if (!vp->level_defaults.empty()) PetscCall(ClearLevelSmootherDefaults(pc)); // entered again by a KSPSetFromOptions after PCSetUp
   const Level &L = *vp->ops->level();
   const SmootherConfig cfg = vp->smoother.config((int)L.dim, (int)L.degree, false);
   VecRead br(b, s);

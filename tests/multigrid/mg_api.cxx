@@ -9,8 +9,9 @@
 //   4. out-of-range enum values and damping: PETSC_ERR_ARG_OUTOFRANGE, settings unchanged;
 //   5. level smoother defaults: with -mg_levels_pc_type vpatch (options) the level KSPs are
 //      Richardson with one iteration, and the options database holds no -mg_levels_N_ksp_*
-//      entry after setup; with vpatch chosen through the API, the level KSP keeps the type
-//      and iteration count the program gave it.
+//      entry after setup, nor after a KSPSetFromOptions on a level smoother and one more
+//      solve; with vpatch chosen through the API, the level KSP keeps the type and iteration
+//      count the program gave it.
 //   6. MatDuplicate of the operator and of the interpolation: independent copies (the same
 //      products; destroying both frees each context once);
 //   7. vectors not in the level's layout (MatGetDiagonal, VPatchFormSineRHS) and aliased
@@ -240,6 +241,14 @@ static PetscErrorCode CheckLevelDefaults(const Problem &p, bool api)
   PetscCall(PetscSNPrintf(what, sizeof(what), "PCMG, vpatch levels chosen by %s: level KSP %s, max_it %d (expected %s, %d); no ksp_type left in the options; %d iterations",
                           api ? "the API" : "the options", type, (int)maxit, api ? "chebyshev" : "richardson", api ? 3 : 1, (int)its));
   PetscCall(Check(is_type && maxit == (api ? 3 : 1) && !left && its > 0, what));
+  // KSPSetFromOptions on the level smoother after the solve enters the defaults again; the
+  // next solve (which sets nothing up: the operator is unchanged) must remove them as well
+  PetscCall(KSPSetFromOptions(smoother));
+  PetscCall(p.solve(ksp, &its));
+  PetscCall(PetscOptionsHasName(nullptr, nullptr, api ? "-apimg_mg_levels_1_ksp_type" : "-optmg_mg_levels_1_ksp_type", &left));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "PCMG, vpatch levels chosen by %s, KSPSetFromOptions after the solve: no ksp_type left after the next solve; %d iterations",
+                          api ? "the API" : "the options", (int)its));
+  PetscCall(Check(!left && its > 0, what));
   PetscCall(PetscOptionsClearValue(nullptr, "-optmg_mg_levels_pc_type"));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
