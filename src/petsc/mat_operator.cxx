@@ -107,12 +107,30 @@ static PetscErrorCode MatDuplicate_VPatch(Mat A, MatDuplicateOption, Mat *B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode OperatorCheckBase(Mat A, const char *who)
+PetscErrorCode OperatorLevelForPC(Mat A, const char *who, std::shared_ptr<Level> *level)
 {
   OperatorContext *ctx;
+  MatType type;
   PetscFunctionBegin;
+  PetscCall(LevelQuery((PetscObject)A, level));
+  PetscCall(MatGetType(A, &type));
+  PetscCheck(*level, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG,
+             "%s needs the matrix-free operator of a vpatch DM (VPatchCreateOperator() or DMCreateMatrix() on a VPatchCreateDM() DM); got a matrix of type %s", who,
+             type);
+  PetscCheck((*level)->cells >= 2, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_INCOMP,
+             "%s needs at least 2 cells per direction (a mesh with interior vertices); this level has %" PetscInt_FMT, who, (*level)->cells);
   PetscCall(MatShellGetContext(A, &ctx));
   PetscCall(ctx->shell.check(A, MatMult_VPatch, who));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OperatorCheckSetUp(Mat A, const Level *set_up, const char *who)
+{
+  std::shared_ptr<Level> level;
+  PetscFunctionBegin;
+  PetscCall(OperatorLevelForPC(A, who, &level));
+  PetscCheck(level.get() == set_up, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE,
+             "%s is not set up for its operator: its last PCSetUp failed (PETSc sets a PC up again only once the operator changes)", who);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -25,16 +25,8 @@ static PetscErrorCode PCSetUp_VPatch(PC pc)
 {
   auto *vp = static_cast<PC_VPatch *>(pc->data);
   std::shared_ptr<Level> level;
-  MatType type;
   PetscFunctionBegin;
-  PetscCall(LevelQuery((PetscObject)pc->pmat, &level));
-  PetscCall(MatGetType(pc->pmat, &type));
-  PetscCheck(level, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG,
-             "PCVPATCH needs the matrix-free operator of a vpatch DM (VPatchCreateOperator() or DMCreateMatrix() on a VPatchCreateDM() DM); got a matrix of type %s",
-             type);
-  PetscCheck(level->cells >= 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
-             "PCVPATCH needs at least 2 cells per direction (a mesh with interior vertices); this level has %" PetscInt_FMT, level->cells);
-  PetscCall(OperatorCheckBase(pc->pmat, "PCVPATCH"));
+  PetscCall(OperatorLevelForPC(pc->pmat, "PCVPATCH", &level));
   const bool dense = vp->smoother.solver == PC_VPATCH_LOCAL_DENSE;
   if (!vp->ops || vp->ops->level() != level || vp->ops->dense() != dense) vp->ops = std::make_unique<LevelOpsCache<PetscScalar>>(level, dense);
   MemSpace s = MemSpace::Host;
@@ -57,6 +49,7 @@ static PetscErrorCode Sweep(PC pc, Vec b, Vec y, PetscInt n, bool zero_guess)
   PetscCall(VecMemSpace(b, &s));
   PetscCall(VecMemSpace(y, &t));
   PetscCheck(s == t, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "PCVPATCH: b and x must both live on the host or on the device");
+  PetscCall(OperatorCheckSetUp(pc->pmat, vp->ops ? vp->ops->level().get() : nullptr, "PCVPATCH"));
   PetscCall(vp->ops->get(s, &ops));
   if (!vp->level_defaults.empty()) PetscCall(ClearLevelSmootherDefaults(pc)); // entered again by a KSPSetFromOptions after PCSetUp
   const Level &L = *vp->ops->level();

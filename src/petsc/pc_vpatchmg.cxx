@@ -69,15 +69,10 @@ static PetscInt AgglomerationLimit(const PC_VPatchMG *mg, MemSpace space)
 static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg, MemSpace space)
 {
   std::shared_ptr<Level> fine, twin;
-  MatType type;
   PetscMPIInt size;
   MPI_Comm comm = PetscObjectComm((PetscObject)pc);
   PetscFunctionBegin;
-  PetscCall(LevelQuery((PetscObject)pc->pmat, &fine));
-  PetscCall(MatGetType(pc->pmat, &type));
-  PetscCheck(fine, comm, PETSC_ERR_ARG_WRONG, "PCVPATCHMG needs the matrix-free operator of a vpatch DM (VPatchCreateOperator()); got a matrix of type %s", type);
-  PetscCheck(fine->cells >= 2, comm, PETSC_ERR_ARG_INCOMP, "PCVPATCHMG needs at least 2 cells per direction");
-  PetscCall(OperatorCheckBase(pc->pmat, "PCVPATCHMG"));
+  PetscCall(OperatorLevelForPC(pc->pmat, "PCVPATCHMG", &fine));
   PetscCallMPI(MPI_Comm_size(fine->comm, &size));
   std::vector<std::shared_ptr<Level>> mesh{fine};
   PetscInt cells = fine->cells; // of the last level (known on every rank, also where it is on rank 0 alone)
@@ -133,6 +128,8 @@ static PetscErrorCode PCSetUp_VPatchMG(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(events.setup, pc, 0, 0, 0));
   mg->reset();
+  mg->mesh.clear(); // (a setup that fails leaves none: Apply's check)
+  mg->agg.reset();
   MemSpace s = MemSpace::Host;
   PetscCall(MatMemSpace(pc->pmat, &s)); // allocate the hierarchy now, not inside the solve
   PetscCall(BuildMeshes(pc, mg, s));
@@ -225,6 +222,7 @@ static PetscErrorCode Apply(PC pc, Vec b, Vec y, bool full)
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
   PetscFunctionBegin;
+  PetscCall(OperatorCheckSetUp(pc->pmat, mg->mesh.empty() ? nullptr : mg->mesh.back().get(), "PCVPATCHMG"));
   if (mg->precision == 0) PetscCall(Run(pc, mg->single, b, y, full));
   else PetscCall(Run(pc, mg->dbl, b, y, full));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -8,8 +8,11 @@
 #pragma once
 #include <petscmat.h>
 #include <petsc/private/petscimpl.h> // PetscObjectStateGet
+#include <memory>
 
 namespace vpatch {
+
+struct Level;
 
 struct ShellBase {
   PetscObjectState state = -1;   // the shell's state when last found unmodified
@@ -21,7 +24,13 @@ struct ShellBase {
   PetscErrorCode created(Mat A) { return PetscObjectStateGet((PetscObject)A, &state); }
 };
 
-// ShellBase::check for the operator of VPatchCreateOperator() (mat_operator.cxx).
-PetscErrorCode OperatorCheckBase(Mat A, const char *who);
+// What a PC (who) needs of its operator A, checked in PCSetUp: the operator of
+// VPatchCreateOperator() on a level of at least 2 cells per direction, unmodified
+// (ShellBase::check); its level (mat_operator.cxx).
+PetscErrorCode OperatorLevelForPC(Mat A, const char *who, std::shared_ptr<Level> *level);
+// The same before each application of what the PC set up for level set_up (null: nothing):
+// PETSc records the operator's state before the PC's setup runs, so after a setup that failed
+// on these checks, a second solve would skip PCSetUp and apply what an earlier setup left.
+PetscErrorCode OperatorCheckSetUp(Mat A, const Level *set_up, const char *who);
 
 } // namespace vpatch

@@ -23,6 +23,8 @@
 //      PCMG's LU default).
 //  10. through SNES (its compute-operators function replaces the DM's): PCMG with vpatch levels
 //      solves, with the DM's coarse vpatch (the coarse LU failed before).
+//  11. PCVPATCH and PCVPATCHMG: a solve again after a setup that failed on the operator fails
+//      again (it applied what the earlier setup left: a wrong answer, CONVERGED_ITS).
 #include <petscsnes.h>
 #include <fstream>
 #include <sstream>
@@ -493,6 +495,48 @@ static PetscErrorCode CheckSNES(const Problem &p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// 11. A second solve after a setup that failed on the operator (MATSHELL's scaling; another
+// matrix type) fails again instead of applying what the earlier setup left: PETSc records the
+// operator's state before the PC's setup, and then skips PCSetUp. (A KSP takes at most two
+// solves that stopped with an error: PCPreSolve's depth stays raised.)
+static PetscErrorCode CheckRetryAfterError(const Problem &p, PCType type)
+{
+  Mat A, D;
+  PetscInt its[2], n, N;
+  PetscErrorCode e[4];
+  char what[240];
+  PetscFunctionBegin;
+  PetscCall(DMCreateMatrix(p.dm, &A));
+  PetscCall(MatGetLocalSize(A, &n, nullptr));
+  PetscCall(MatGetSize(A, &N, nullptr));
+  PetscCall(MatCreateConstantDiagonal(PETSC_COMM_WORLD, n, n, N, N, 2.0, &D));
+  for (int c = 0; c < 2; ++c) {
+    KSP ksp;
+    PetscCall(p.ksp(KSPRICHARDSON, type, nullptr, &ksp));
+    PetscCall(KSPSetOperators(ksp, A, A));
+    PetscCall(KSPSetTolerances(ksp, 1e-9, PETSC_DEFAULT, PETSC_DEFAULT, 400));
+    PetscCall(p.solve(ksp, &its[c]));
+    if (c == 0) PetscCall(MatScale(A, 2.0));
+    else PetscCall(KSPSetOperators(ksp, D, D));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+    for (int r = 0; r < 2; ++r) {
+      PetscInt ignored;
+      e[2 * c + r] = p.solve(ksp, &ignored);
+    }
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY)); // undoes the scaling
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
+  PetscCall(PetscSNPrintf(what, sizeof(what),
+                          "%s, solving again after a failed setup: on MatScale(A, 2) errors %d, %d (expected %d twice), on a diagonal matrix %d, %d (expected %d twice); first solves %d, %d iterations",
+                          type, (int)e[0], (int)e[1], (int)PETSC_ERR_SUP, (int)e[2], (int)e[3], (int)PETSC_ERR_ARG_WRONG, (int)its[0], (int)its[1]));
+  PetscCall(Check(e[0] == PETSC_ERR_SUP && e[1] == PETSC_ERR_SUP && e[2] == PETSC_ERR_ARG_WRONG && e[3] == PETSC_ERR_ARG_WRONG && its[0] > 0 && its[1] > 0, what));
+  PetscCall(MatDestroy(&D));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Problem p;
@@ -512,6 +556,8 @@ int main(int argc, char **argv)
   PetscCall(CheckScaled(p));
   PetscCall(CheckCoarseChoice(p));
   PetscCall(CheckSNES(p));
+  PetscCall(CheckRetryAfterError(p, PCVPATCH));
+  PetscCall(CheckRetryAfterError(p, PCVPATCHMG));
   PetscCall(p.destroy());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d check(s) failed\n", failures));
   PetscCall(PetscFinalize());
