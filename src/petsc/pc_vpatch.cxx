@@ -74,14 +74,59 @@ static PetscErrorCode PCApply_VPatch(PC pc, Vec b, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec, PetscReal, PetscReal, PetscReal, PetscInt its, PetscBool guesszero,
-                                               PetscInt *outits, PCRichardsonConvergedReason *reason)
+// Whether the PC smooths a level of PCMG (its options prefix says so), whose level KSPs skip
+// the convergence test.
+static PetscErrorCode IsLevelSmoother(PC pc, bool *level)
 {
+  const char *prefix;
+  PetscFunctionBegin;
+  PetscCall(PCGetOptionsPrefix(pc, &prefix));
+  *level = prefix && (std::strstr(prefix, "mg_levels_") || std::strstr(prefix, "mg_coarse_"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// KSPRichardson's fast path: its sweeps. On a PCMG level (KSPConvergedSkip there) they run as
+// given, as PCSOR's; elsewhere, as PCMG's own Richardson application, the tolerances end them:
+// ||b - A y|| after each sweep against max(rtol ||r_0||, abstol) and dtol ||r_0||, with r_0 the
+// residual of the initial guess (w holds the residuals).
+static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its,
+                                               PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
+{
+  bool level;
+  PetscReal r0, rn;
   PetscFunctionBegin;
   if (guesszero) PetscCall(VecZeroEntries(y));
-  PetscCall(Sweep(pc, b, y, its, guesszero));
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
+  PetscCall(IsLevelSmoother(pc, &level));
+  if (level || (rtol <= 0 && abstol <= 0 && dtol <= 0)) {
+    PetscCall(Sweep(pc, b, y, its, guesszero));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  auto residual = [&](PetscReal *norm) -> PetscErrorCode {
+    PetscFunctionBegin;
+    PetscCall(MatMult(pc->mat, y, w));
+    PetscCall(VecAYPX(w, -1.0, b));
+    PetscCall(VecNorm(w, NORM_2, norm));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
+  if (guesszero) PetscCall(VecNorm(b, NORM_2, &r0));
+  else PetscCall(residual(&r0));
+  const PetscReal ttol = PetscMax(rtol * r0, abstol);
+  for (PetscInt i = 0; i < its; ++i) {
+    PetscCall(Sweep(pc, b, y, 1, guesszero && i == 0));
+    PetscCall(residual(&rn));
+    *outits = i + 1;
+    if (rn <= ttol) {
+      *reason = rn < abstol ? PCRICHARDSON_CONVERGED_ATOL : PCRICHARDSON_CONVERGED_RTOL;
+      break;
+    }
+    if (dtol > 0 && rn > dtol * r0) {
+      *reason = PCRICHARDSON_DIVERGED_DTOL;
+      break;
+    }
+  }
+  PetscCall(PetscInfo(pc, "vpatch Richardson: %" PetscInt_FMT " sweeps, residual norm %g (initial %g)\n", *outits, (double)rn, (double)r0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -25,6 +25,8 @@
 //      solves, with the DM's coarse vpatch (the coarse LU failed before).
 //  11. PCVPATCH and PCVPATCHMG: a solve again after a setup that failed on the operator fails
 //      again (it applied what the earlier setup left: a wrong answer, CONVERGED_ITS).
+//  12. KSPRichardson with PCVPATCH: the fast path stops on the tolerances as the monitored
+//      loop does (it ran every iteration before).
 #include <petscsnes.h>
 #include <fstream>
 #include <sstream>
@@ -537,6 +539,41 @@ static PetscErrorCode CheckRetryAfterError(const Problem &p, PCType type)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// 12. KSPRichardson with PCVPATCH alone: its fast path (PCApplyRichardson, without monitors)
+// stops on the tolerances, after as many sweeps as the monitored loop, at the same residual.
+static PetscErrorCode NoMonitor(KSP, PetscInt, PetscReal, void *) { return PETSC_SUCCESS; }
+static PetscErrorCode CheckRichardson(const Problem &p)
+{
+  PetscInt its[2];
+  PetscReal res[2], bnorm;
+  KSPConvergedReason reason[2];
+  char what[240];
+  PetscFunctionBegin;
+  PetscCall(VecNorm(p.b, NORM_2, &bnorm));
+  for (int monitored = 0; monitored < 2; ++monitored) {
+    KSP ksp;
+    Vec r;
+    PetscCall(p.ksp(KSPRICHARDSON, PCVPATCH, nullptr, &ksp));
+    PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+    PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
+    if (monitored) PetscCall(KSPMonitorSet(ksp, NoMonitor, nullptr, nullptr));
+    PetscCall(p.solve(ksp, &its[monitored]));
+    PetscCall(KSPGetConvergedReason(ksp, &reason[monitored]));
+    PetscCall(VecDuplicate(p.b, &r));
+    PetscCall(MatMult(p.A, p.x, r));
+    PetscCall(VecAYPX(r, -1.0, p.b));
+    PetscCall(VecNorm(r, NORM_2, &res[monitored]));
+    res[monitored] /= bnorm;
+    PetscCall(VecDestroy(&r));
+    PetscCall(KSPDestroy(&ksp));
+  }
+  PetscCall(PetscSNPrintf(what, sizeof(what),
+                          "KSPRichardson + PCVPATCH, rtol 1e-8: fast path %d sweeps (%s, residual %.2e), monitored loop %d (%s, %.2e)", (int)its[0],
+                          KSPConvergedReasons[reason[0]], (double)res[0], (int)its[1], KSPConvergedReasons[reason[1]], (double)res[1]));
+  PetscCall(Check(reason[0] == KSP_CONVERGED_RTOL && its[0] < 1000 && its[0] == its[1] && res[0] <= 1e-8 && PetscAbsReal(res[0] - res[1]) <= 1e-3 * res[1], what));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Problem p;
@@ -558,6 +595,7 @@ int main(int argc, char **argv)
   PetscCall(CheckSNES(p));
   PetscCall(CheckRetryAfterError(p, PCVPATCH));
   PetscCall(CheckRetryAfterError(p, PCVPATCHMG));
+  PetscCall(CheckRichardson(p));
   PetscCall(p.destroy());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d check(s) failed\n", failures));
   PetscCall(PetscFinalize());
