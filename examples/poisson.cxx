@@ -117,11 +117,9 @@ int main(int argc, char **argv)
   if (ismg) PetscCall(PCMGGetLevels(pc, &levels));
   const char *precision = "double";
   if (isvpmg) {
-    const char *p = nullptr;
-    PetscCall(PetscOptionsGetString(nullptr, nullptr, "-pc_vpatchmg_precision", precbuf, sizeof(precbuf), &set));
-    p = set ? precbuf : "single";
-    PetscCall(PetscStrcmp(p, "single", &set));
-    if (set) precision = "mixed";
+    PCVPatchMGPrecision p;
+    PetscCall(PCVPatchMGGetPrecision(pc, &p));
+    if (p == PC_VPATCHMG_SINGLE) precision = "mixed";
     PetscCall(PCVPatchMGGetLevels(pc, &levels));
   }
   PetscCall(VecGetType(x, &vtype));

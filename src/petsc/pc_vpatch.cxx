@@ -193,13 +193,17 @@ static PetscErrorCode PCView_VPatch(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPushTab(viewer));
   if (!vp->ops) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  (not set up)\n"));
+    PetscCall(vp->smoother.view(viewer, 0, 0, false, false));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "(not set up)\n"));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   const Level &L = *vp->ops->level();
-  PetscCall(PetscViewerASCIIPushTab(viewer));
-  PetscCall(vp->smoother.view(viewer, (int)L.dim, (int)L.degree, false));
+  MemSpace s = MemSpace::Host;
+  if (pc->pmat) PetscCall(MatMemSpace(pc->pmat, &s));
+  PetscCall(vp->smoother.view(viewer, (int)L.dim, (int)L.degree, false, s == MemSpace::Device));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   {
     PetscInt patches = 1;

@@ -14,17 +14,17 @@
 #include <petsc/private/pcimpl.h>
 #include <type_traits>
 
-static const char *const PCVPatchMGPrecisions[] = {"single", "double", "PCVPatchMGPrecision", "PC_VPATCHMG_", nullptr};
+const char *const PCVPatchMGPrecisions[] = {"single", "double", "PCVPatchMGPrecision", "PC_VPATCHMG_", nullptr};
 static const char *const PCVPatchMGCycleTypes[] = {"invalid", "v", "w", "PCVPatchMGCycleType", "PC_VPATCHMG_CYCLE_", nullptr};
 
 namespace vpatch {
 
 struct PC_VPatchMG {
   SmootherOptions smoother;
-  PetscInt levels = -1; // -1: down to the coarsest mesh the partition allows
+  PetscInt levels = PETSC_DECIDE; // down to the coarsest mesh the partition allows
   PetscInt smooth_its = 1;
-  PetscInt cycle = 1; // 1: V, 2: W
-  PetscInt precision = 0; // 0 single, 1 double
+  PCMGCycleType cycle = PC_MG_CYCLE_V;
+  PCVPatchMGPrecision precision = PC_VPATCHMG_SINGLE;
   PetscBool fmg_double = PETSC_TRUE; // single-precision full multigrid: level solutions in double (MixedFMG)
   PetscBool graphs = PETSC_TRUE;     // CUDA graphs of the small levels' cycles (Hierarchy::use_graphs)
   PetscInt agglomerate = -1;         // on several ranks, the levels of at most this many points on rank 0 alone (-1: by memory space)
@@ -39,7 +39,7 @@ struct PC_VPatchMG {
   {
     CycleConfig c;
     const Level &L = *mesh.back();
-    c.smoother = smoother.config((int)L.dim, (int)L.degree, precision == 0);
+    c.smoother = smoother.config((int)L.dim, (int)L.degree, precision == PC_VPATCHMG_SINGLE);
     c.smooth_its = (int)smooth_its;
     c.cycles = (int)cycle;
     return c;
@@ -102,9 +102,12 @@ static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg, MemSpace space)
       continue;
     }
     if (!nested) {
+      const char *prefix;
+      PetscCall(PCGetOptionsPrefix(pc, &prefix));
       PetscCheck(wanted < 0, comm, PETSC_ERR_ARG_INCOMP,
-                 "-pc_vpatchmg_levels %" PetscInt_FMT ": a mesh of %" PetscInt_FMT " cells per direction on this rank grid coarsens to only %d levels",
-                 wanted, fine->cells, (int)mesh.size());
+                 "PCVPATCHMG: %" PetscInt_FMT " levels asked for (-%spc_vpatchmg_levels or PCVPatchMGSetLevels()), but a mesh of %" PetscInt_FMT
+                 " cells per direction on this rank grid coarsens to only %d levels",
+                 wanted, prefix ? prefix : "", fine->cells, (int)mesh.size());
       break;
     }
     std::shared_ptr<Level> coarse;
@@ -133,7 +136,7 @@ static PetscErrorCode PCSetUp_VPatchMG(PC pc)
   MemSpace s = MemSpace::Host;
   PetscCall(MatMemSpace(pc->pmat, &s)); // allocate the hierarchy now, not inside the solve
   PetscCall(BuildMeshes(pc, mg, s));
-  if (mg->precision == 0) {
+  if (mg->precision == PC_VPATCHMG_SINGLE) {
     PetscCall(GetHierarchy(mg, s, mg->single));
     PetscCall(mg->single->prepare_exchanges(mg->config().smoother));
   } else {
@@ -223,50 +226,87 @@ static PetscErrorCode Apply(PC pc, Vec b, Vec y, bool full)
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
   PetscFunctionBegin;
   PetscCall(OperatorCheckSetUp(pc->pmat, mg->mesh.empty() ? nullptr : mg->mesh.back().get(), "PCVPATCHMG"));
-  if (mg->precision == 0) PetscCall(Run(pc, mg->single, b, y, full));
+  if (mg->precision == PC_VPATCHMG_SINGLE) PetscCall(Run(pc, mg->single, b, y, full));
   else PetscCall(Run(pc, mg->dbl, b, y, full));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCApply_VPatchMG(PC pc, Vec b, Vec y) { return Apply(pc, b, y, false); }
 
+// The setters (public wrappers below): what the hierarchy is built from (precision,
+// levels) sets the PC up again when it changes.
+static PetscErrorCode PCVPatchMGSetPrecision_VPatchMG(PC pc, PCVPatchMGPrecision p)
+{
+  auto *mg = static_cast<PC_VPatchMG *>(pc->data);
+  if (mg->precision != p) pc->setupcalled = 0;
+  mg->precision = p;
+  return PETSC_SUCCESS;
+}
+static PetscErrorCode PCVPatchMGGetPrecision_VPatchMG(PC pc, PCVPatchMGPrecision *p)
+{
+  *p = static_cast<PC_VPatchMG *>(pc->data)->precision;
+  return PETSC_SUCCESS;
+}
+static PetscErrorCode PCVPatchMGSetLevels_VPatchMG(PC pc, PetscInt levels)
+{
+  auto *mg = static_cast<PC_VPatchMG *>(pc->data);
+  if (mg->levels != levels) pc->setupcalled = 0;
+  mg->levels = levels;
+  return PETSC_SUCCESS;
+}
+static PetscErrorCode PCVPatchMGSetNumberSmooth_VPatchMG(PC pc, PetscInt n) { return static_cast<PC_VPatchMG *>(pc->data)->smooth_its = n, PETSC_SUCCESS; }
+static PetscErrorCode PCVPatchMGSetCycleType_VPatchMG(PC pc, PCMGCycleType t) { return static_cast<PC_VPatchMG *>(pc->data)->cycle = t, PETSC_SUCCESS; }
+
+// "-<prefix>name" for an error message about an option
+static const char *OptionName(PetscOptionItems *PetscOptionsObject, const char *name, char (&buf)[128])
+{
+  (void)PetscSNPrintf(buf, sizeof(buf), "-%s%s", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", name + 1);
+  return buf;
+}
+
 static PetscErrorCode PCSetFromOptions_VPatchMG(PC pc, PetscOptionItems *PetscOptionsObject)
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
   PetscBool flg;
   PetscInt v;
+  PCVPatchMGPrecision precision = mg->precision;
+  char buf[128];
   // what the hierarchy is built from (PCSetUp): a change sets the PC up again
-  const PetscInt precision = mg->precision, levels = mg->levels, agglomerate = mg->agglomerate;
+  const PetscInt agglomerate = mg->agglomerate;
   const PCVPatchLocalSolverType solver = mg->smoother.solver;
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Vertex-patch multigrid (mixed precision) options");
-  PetscCall(PetscOptionsEList("-pc_vpatchmg_precision", "Precision of the multigrid cycle", "", PCVPatchMGPrecisions, 2,
-                              PCVPatchMGPrecisions[mg->precision], &mg->precision, &flg));
+  PetscCall(PetscOptionsEnum("-pc_vpatchmg_precision", "Precision of the multigrid cycle", "PCVPatchMGSetPrecision", PCVPatchMGPrecisions, (PetscEnum)precision,
+                             (PetscEnum *)&precision, &flg));
+  if (flg) PetscCall(PCVPatchMGSetPrecision_VPatchMG(pc, precision));
   v = mg->levels;
-  PetscCall(PetscOptionsInt("-pc_vpatchmg_levels", "Number of levels (default: coarsen to 2 cells per direction)", "", v, &v, &flg));
+  PetscCall(PetscOptionsInt("-pc_vpatchmg_levels", "Number of levels (default: coarsen to 2 cells per direction)", "PCVPatchMGSetLevels", v, &v, &flg));
   if (flg) {
-    PetscCheck(v >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_vpatchmg_levels must be at least 1, not %" PetscInt_FMT, v);
-    mg->levels = v;
+    PetscCheck(v >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s must be at least 1, not %" PetscInt_FMT,
+               OptionName(PetscOptionsObject, "-pc_vpatchmg_levels", buf), v);
+    PetscCall(PCVPatchMGSetLevels_VPatchMG(pc, v));
   }
-  PetscCall(PetscOptionsInt("-pc_vpatchmg_smooth_its", "Pre- and post-smoothing sweeps per level", "", mg->smooth_its, &v, &flg));
+  PetscCall(PetscOptionsInt("-pc_vpatchmg_smooth_its", "Pre- and post-smoothing sweeps per level", "PCVPatchMGSetNumberSmooth", mg->smooth_its, &v, &flg));
   if (flg) {
-    PetscCheck(v >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_vpatchmg_smooth_its must be at least 1, not %" PetscInt_FMT, v);
+    PetscCheck(v >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s must be at least 1, not %" PetscInt_FMT,
+               OptionName(PetscOptionsObject, "-pc_vpatchmg_smooth_its", buf), v);
     mg->smooth_its = v;
   }
-  PetscCall(PetscOptionsBool("-pc_vpatchmg_fmg_double", "Single-precision full multigrid (PCVPatchMGApplyFull) keeps the level solutions in double: a float cycle per level on the double residual", "", mg->fmg_double, &mg->fmg_double, nullptr));
-  PetscCall(PetscOptionsEList("-pc_vpatchmg_cycle_type", "Cycle type", "", PCVPatchMGCycleTypes + 1, 2, PCVPatchMGCycleTypes[mg->cycle], &v, &flg));
-  if (flg) mg->cycle = v + 1;
+  PetscCall(PetscOptionsBool("-pc_vpatchmg_fmg_double", "Single-precision full multigrid (PCVPatchMGApplyFull) keeps the level solutions in double: a float cycle per level on the double residual", "PCVPatchMGApplyFull", mg->fmg_double, &mg->fmg_double, nullptr));
+  PetscCall(PetscOptionsEList("-pc_vpatchmg_cycle_type", "Cycle type", "PCVPatchMGSetCycleType", PCVPatchMGCycleTypes + 1, 2, PCVPatchMGCycleTypes[mg->cycle], &v, &flg));
+  if (flg) mg->cycle = (PCMGCycleType)(v + 1);
   PetscCall(PetscOptionsInt("-pc_vpatchmg_agglomerate",
-                            "On several ranks, the coarse levels with at most this many points on rank 0 alone (0: none; -1: 2^21 on the GPU, 0 on the CPU)", "",
+                            "On several ranks, the coarse levels with at most this many points on rank 0 alone (0: none; -1: 2^21 on the GPU, 0 on the CPU)", "PCVPATCHMG",
                             mg->agglomerate, &v, &flg));
   if (flg) {
-    PetscCheck(v >= -1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_vpatchmg_agglomerate must be at least 0, or -1 for the default of the memory space, not %" PetscInt_FMT, v);
+    PetscCheck(v >= -1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s must be at least 0, or -1 for the default of the memory space, not %" PetscInt_FMT,
+               OptionName(PetscOptionsObject, "-pc_vpatchmg_agglomerate", buf), v);
     mg->agglomerate = v;
   }
-  PetscCall(PetscOptionsBool("-pc_vpatchmg_cuda_graphs", "On the GPU, replay the cycles of the small levels (at most 2^21 points) as CUDA graphs", "", mg->graphs, &mg->graphs, nullptr));
+  PetscCall(PetscOptionsBool("-pc_vpatchmg_cuda_graphs", "On the GPU, replay the cycles of the small levels (at most 2^21 points) as CUDA graphs", "PCVPATCHMG", mg->graphs, &mg->graphs, nullptr));
   PetscCall(mg->smoother.set_from_options(PetscOptionsObject, "-pc_vpatchmg"));
   PetscOptionsHeadEnd();
-  if (mg->precision != precision || mg->levels != levels || mg->agglomerate != agglomerate || mg->smoother.solver != solver) pc->setupcalled = 0;
+  if (mg->agglomerate != agglomerate || mg->smoother.solver != solver) pc->setupcalled = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -278,23 +318,29 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %s-precision multigrid, %s-cycle, %" PetscInt_FMT " pre- and post-smoothing sweeps\n",
-                                   PCVPatchMGPrecisions[mg->precision], mg->cycle == 1 ? "V" : "W", mg->smooth_its));
-  if (mg->precision == 0)
+                                   PCVPatchMGPrecisions[mg->precision], mg->cycle == PC_MG_CYCLE_V ? "V" : "W", mg->smooth_its));
+  if (mg->precision == PC_VPATCHMG_SINGLE)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  full multigrid: %s\n",
                                      mg->fmg_double ? "level solutions in double, one float cycle per level on the double residual" : "all in float"));
   if (mg->space == MemSpace::Device) {
-    const int gl = mg->precision == 0 ? (mg->single ? mg->single->graph_level() : -1) : (mg->dbl ? mg->dbl->graph_level() : -1);
+    const int gl = mg->precision == PC_VPATCHMG_SINGLE ? (mg->single ? mg->single->graph_level() : -1) : (mg->dbl ? mg->dbl->graph_level() : -1);
     if (gl >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: the cycles of levels 0..%d%s\n", gl, mg->agg ? " (on rank 0)" : ""));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: none%s\n", mg->graphs ? "" : " (-pc_vpatchmg_cuda_graphs 0)"));
   }
-  const char *route = mg->precision == 0 ? (mg->single ? mg->single->exchange_route() : nullptr) : (mg->dbl ? mg->dbl->exchange_route() : nullptr);
+  const char *route = mg->precision == PC_VPATCHMG_SINGLE ? (mg->single ? mg->single->exchange_route() : nullptr) : (mg->dbl ? mg->dbl->exchange_route() : nullptr);
   if (route) PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchanges between ranks: %s\n", route));
-  if (mg->mesh.empty()) PetscFunctionReturn(PETSC_SUCCESS);
-  const Level &F = *mg->mesh.back();
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  PetscCall(mg->smoother.view(viewer, (int)F.dim, (int)F.degree, mg->precision == 0));
+  if (mg->mesh.empty()) {
+    PetscCall(mg->smoother.view(viewer, 0, 0, mg->precision == PC_VPATCHMG_SINGLE, false));
+    if (mg->levels > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " levels (not set up)\n", mg->levels));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "(not set up)\n"));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  const Level &F = *mg->mesh.back();
+  PetscCall(mg->smoother.view(viewer, (int)F.dim, (int)F.degree, mg->precision == PC_VPATCHMG_SINGLE, mg->space == MemSpace::Device));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%d levels of Q%" PetscInt_FMT " in %" PetscInt_FMT "D (%s vectors, operator, transfers and smoother):\n",
-                                   (int)mg->mesh.size(), F.degree, F.dim, mg->precision == 0 ? "float" : "double"));
+                                   (int)mg->mesh.size(), F.degree, F.dim, mg->precision == PC_VPATCHMG_SINGLE ? "float" : "double"));
   for (size_t l = 0, cells = F.cells >> (mg->mesh.size() - 1); l < mg->mesh.size(); ++l, cells *= 2) {
     PetscInt points = 1;
     char coarse[96] = "";
@@ -325,17 +371,33 @@ static PetscErrorCode PCReset_VPatchMG(PC pc)
   return PETSC_SUCCESS;
 }
 
+static PetscErrorCode ComposeMethods(PC pc, bool on);
+
 static PetscErrorCode PCDestroy_VPatchMG(PC pc)
 {
   PetscFunctionBegin;
   delete static_cast<PC_VPatchMG *>(pc->data);
   pc->data = nullptr;
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchMGApplyFull_C", nullptr));
-  PetscCall(SmootherSetters<PC_VPatchMG>::compose(pc, false));
+  PetscCall(ComposeMethods(pc, false));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCVPatchMGApplyFull_VPatchMG(PC pc, Vec b, Vec y) { return Apply(pc, b, y, true); }
+
+// on: compose the type's methods (PCCreate); else remove them (PCDestroy)
+static PetscErrorCode ComposeMethods(PC pc, bool on)
+{
+  PetscObject o = (PetscObject)pc;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGApplyFull_C", on ? PCVPatchMGApplyFull_VPatchMG : nullptr));
+  PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGSetPrecision_C", on ? PCVPatchMGSetPrecision_VPatchMG : nullptr));
+  PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGGetPrecision_C", on ? PCVPatchMGGetPrecision_VPatchMG : nullptr));
+  PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGSetLevels_C", on ? PCVPatchMGSetLevels_VPatchMG : nullptr));
+  PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGSetNumberSmooth_C", on ? PCVPatchMGSetNumberSmooth_VPatchMG : nullptr));
+  PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGSetCycleType_C", on ? PCVPatchMGSetCycleType_VPatchMG : nullptr));
+  PetscCall(SmootherSetters<PC_VPatchMG>::compose(pc, on));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 } // namespace vpatch
 
@@ -351,8 +413,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_VPatchMG(PC pc)
   pc->ops->view = PCView_VPatchMG;
   pc->ops->reset = PCReset_VPatchMG;
   pc->ops->destroy = PCDestroy_VPatchMG;
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCVPatchMGApplyFull_C", PCVPatchMGApplyFull_VPatchMG));
-  PetscCall(SmootherSetters<PC_VPatchMG>::compose(pc, true));
+  PetscCall(ComposeMethods(pc, true));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -374,10 +435,63 @@ PetscErrorCode PCVPatchMGApplyFull(PC pc, Vec b, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PCVPatchMGSetPrecision(PC pc, PCVPatchMGPrecision precision)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, precision, 2);
+  PetscCheck(precision == PC_VPATCHMG_SINGLE || precision == PC_VPATCHMG_DOUBLE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "Unknown PCVPatchMGPrecision %d", (int)precision);
+  PetscTryMethod(pc, "PCVPatchMGSetPrecision_C", (PC, PCVPatchMGPrecision), (pc, precision));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCVPatchMGGetPrecision(PC pc, PCVPatchMGPrecision *precision)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidPointer(precision, 2);
+  PetscUseMethod(pc, "PCVPatchMGGetPrecision_C", (PC, PCVPatchMGPrecision *), (pc, precision));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCVPatchMGSetLevels(PC pc, PetscInt levels)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, levels, 2);
+  PetscCheck(levels >= 1 || levels == PETSC_DECIDE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "The number of levels must be at least 1 (or PETSC_DECIDE), not %" PetscInt_FMT, levels);
+  PetscTryMethod(pc, "PCVPatchMGSetLevels_C", (PC, PetscInt), (pc, levels));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCVPatchMGSetNumberSmooth(PC pc, PetscInt sweeps)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, sweeps, 2);
+  PetscCheck(sweeps >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "The smoothing sweeps must be at least 1, not %" PetscInt_FMT, sweeps);
+  PetscTryMethod(pc, "PCVPatchMGSetNumberSmooth_C", (PC, PetscInt), (pc, sweeps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCVPatchMGSetCycleType(PC pc, PCMGCycleType type)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, type, 2);
+  PetscCheck(type == PC_MG_CYCLE_V || type == PC_MG_CYCLE_W, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCMGCycleType %d", (int)type);
+  PetscTryMethod(pc, "PCVPatchMGSetCycleType_C", (PC, PCMGCycleType), (pc, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PCVPatchMGGetLevels(PC pc, PetscInt *levels)
 {
   PetscBool flg;
   PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidIntPointer(levels, 2);
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCVPATCHMG, &flg));
   PetscCheck(flg, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "Not a PCVPATCHMG");
   PetscCall(PCSetUp(pc));

@@ -58,19 +58,27 @@ PetscErrorCode SmootherOptions::set_from_options(PetscOptionItems *PetscOptionsO
   PetscCall(PetscOptionsEnum(name, "Local patch solver: fast diagonalization or the explicitly inverted patch matrix", "PCVPatchSetLocalSolverType",
                              PCVPatchLocalSolverTypes, (PetscEnum)solver, (PetscEnum *)&solver, nullptr));
   PetscCall(PetscSNPrintf(name, sizeof(name), "%s_kernel", stem));
-  PetscCall(PetscOptionsEList(name, "GPU smoother kernel (auto: the fastest measured)", "", kernel_names, 5, kernel_names[kern], &kern, &flg));
+  PetscCall(PetscOptionsEList(name, "GPU smoother kernel (auto: the fastest measured)", "PCVPATCH", kernel_names, 5, kernel_names[kern], &kern, &flg));
   if (flg) kernel = kern == 4 ? -1 : kern;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SmootherOptions::view(PetscViewer viewer, int dim, int degree, bool single) const
+PetscErrorCode SmootherOptions::view(PetscViewer viewer, int dim, int degree, bool single, bool gpu) const
 {
-  const SmootherConfig c = config(dim, degree, single);
+  char w[48], k[48] = "";
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "vertex-patch smoother: %s, sweep %s, damping %g\n", PCVPatchCompositeTypes[type],
-                                   type == PC_VPATCH_ADDITIVE ? "(all patches at once)" : PCVPatchSweepTypes[sweep], c.damping));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "local solver: %s, GPU kernel: %s%s\n", solver == PC_VPATCH_LOCAL_FDM ? "fast diagonalization" : "dense inverse",
-                                   kernel_names[(int)c.kernel], kernel < 0 ? " (auto)" : ""));
+  if (dim > 0) {
+    const SmootherConfig c = config(dim, degree, single);
+    PetscCall(PetscSNPrintf(w, sizeof(w), "%g", c.damping));
+    if (gpu) PetscCall(PetscSNPrintf(k, sizeof(k), ", GPU kernel: %s%s", kernel_names[(int)c.kernel], kernel < 0 ? " (auto)" : ""));
+  } else { // not set up
+    if (damping > 0) PetscCall(PetscSNPrintf(w, sizeof(w), "%g", damping));
+    else PetscCall(PetscStrncpy(w, type == PC_VPATCH_ADDITIVE ? "1/2^dim (default)" : "1 (default)", sizeof(w)));
+    if (kernel >= 0) PetscCall(PetscSNPrintf(k, sizeof(k), ", GPU kernel: %s", kernel_names[kernel]));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "vertex-patch smoother: %s, sweep %s, damping %s\n", PCVPatchCompositeTypes[type],
+                                   type == PC_VPATCH_ADDITIVE ? "(all patches at once)" : PCVPatchSweepTypes[sweep], w));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "local solver: %s%s\n", solver == PC_VPATCH_LOCAL_FDM ? "fast diagonalization" : "dense inverse", k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -17,7 +17,8 @@ struct SmootherOptions {
 
   SmootherConfig config(int dim, int degree, bool single) const;
   PetscErrorCode set_from_options(PetscOptionItems *PetscOptionsObject, const char *stem);
-  PetscErrorCode view(PetscViewer viewer, int dim, int degree, bool single) const;
+  // dim 0: before setup (the defaults that depend on the level unresolved); gpu: the kernel in use
+  PetscErrorCode view(PetscViewer viewer, int dim, int degree, bool single, bool gpu) const;
 };
 
 // The PCVPatchSet* methods of a PC whose data (Data) holds its SmootherOptions as `smoother`,

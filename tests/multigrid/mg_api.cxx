@@ -5,7 +5,8 @@
 //      PCVPATCH and PCVPATCHMG: the PC is set up again and solves (the same iterations: the
 //      dense inverse and fast diagonalization are the same patch solve);
 //   2. -pc_vpatchmg_levels changed after a solve: the next solve has that many levels;
-//   3. PCVPatchSet* on a PCVPATCHMG set its smoother (its view says so);
+//   3. PCVPatchSet* on a PCVPATCHMG set its smoother (its view says so); its own setters
+//      (precision, levels, sweeps, cycle type) show in its view before setup and hold after it;
 //   4. out-of-range enum values and damping: PETSC_ERR_ARG_OUTOFRANGE, settings unchanged;
 //   5. level smoother defaults: with -mg_levels_pc_type vpatch (options) the level KSPs are
 //      Richardson with one iteration, and the options database holds no -mg_levels_N_ksp_*
@@ -185,6 +186,36 @@ static PetscErrorCode CheckVPatchMG(const Problem &p)
   PetscCall(ViewContains(pc, "sweep backward, damping 0.5", &set));
   PetscCall(Check(set && its > 0,
                   "PCVPATCHMG: PCVPatchSetSweepType(backward) and PCVPatchSetDamping(0.5) reach its smoother (view)"));
+  PetscCall(KSPDestroy(&ksp));
+
+  // its own setters: in the view before setup, and in the cycle after it
+  PCVPatchMGPrecision prec;
+  PetscErrorCode e[3];
+  bool before, after, w;
+  PetscCall(p.ksp(KSPFGMRES, PCVPATCHMG, "api_", &ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCVPatchMGSetPrecision(pc, PC_VPATCHMG_DOUBLE));
+  PetscCall(PCVPatchMGSetLevels(pc, 2));
+  PetscCall(PCVPatchMGSetNumberSmooth(pc, 2));
+  PetscCall(PCVPatchMGSetCycleType(pc, PC_MG_CYCLE_W));
+  PetscCall(PCVPatchSetDamping(pc, 0.75));
+  PetscCall(ViewContains(pc, "double-precision multigrid, W-cycle, 2 pre- and post-smoothing sweeps", &before));
+  PetscCall(ViewContains(pc, "damping 0.75", &w));
+  before = before && w;
+  PetscCall(p.solve(ksp, &its));
+  PetscCall(PCVPatchMGGetPrecision(pc, &prec));
+  PetscCall(PCVPatchMGGetLevels(pc, &levels0));
+  PetscCall(ViewContains(pc, "2 levels of Q3 in 2D (double vectors", &after));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+  e[0] = PCVPatchMGSetLevels(pc, 0);
+  e[1] = PCVPatchMGSetNumberSmooth(pc, 0);
+  e[2] = PCVPatchMGSetPrecision(pc, (PCVPatchMGPrecision)7);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscSNPrintf(what, sizeof(what), "PCVPATCHMG setters: view before setup %s; precision %s, %d levels, %d iterations; bad values %d %d %d",
+                          before ? "right" : "WRONG", PCVPatchMGPrecisions[prec], (int)levels0, (int)its, (int)e[0], (int)e[1], (int)e[2]));
+  PetscCall(Check(before && after && prec == PC_VPATCHMG_DOUBLE && levels0 == 2 && its > 0 && e[0] == PETSC_ERR_ARG_OUTOFRANGE && e[1] == PETSC_ERR_ARG_OUTOFRANGE &&
+                    e[2] == PETSC_ERR_ARG_OUTOFRANGE,
+                  what));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
