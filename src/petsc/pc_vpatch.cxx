@@ -37,8 +37,8 @@ static PetscErrorCode PCSetUp_VPatch(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// n smoother applications on y; zero_guess: y is zero on entry.
-static PetscErrorCode Sweep(PC pc, Vec b, Vec y, PetscInt n, bool zero_guess)
+// n smoother applications on y (of its transpose); zero_guess: y is zero on entry.
+static PetscErrorCode Sweep(PC pc, Vec b, Vec y, PetscInt n, bool zero_guess, bool transpose = false)
 {
   auto *vp = static_cast<PC_VPatch *>(pc->data);
   LevelOps<PetscScalar> *ops = nullptr;
@@ -53,7 +53,7 @@ static PetscErrorCode Sweep(PC pc, Vec b, Vec y, PetscInt n, bool zero_guess)
   PetscCall(vp->ops->get(s, &ops));
   if (!vp->level_defaults.empty()) PetscCall(ClearLevelSmootherDefaults(pc)); // entered again by a KSPSetFromOptions after PCSetUp
   const Level &L = *vp->ops->level();
-  const SmootherConfig cfg = vp->smoother.config((int)L.dim, (int)L.degree, false);
+  const SmootherConfig cfg = vp->smoother.config((int)L.dim, (int)L.degree, false, transpose);
   VecRead br(b, s);
   VecWrite yw(y, s, true);
   PetscCall(PetscLogEventBegin(events.smooth, pc, b, y, 0));
@@ -71,6 +71,14 @@ static PetscErrorCode PCApply_VPatch(PC pc, Vec b, Vec y)
   PetscFunctionBegin;
   PetscCall(VecZeroEntries(y));
   PetscCall(Sweep(pc, b, y, 1, true));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApplyTranspose_VPatch(PC pc, Vec b, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(VecZeroEntries(y));
+  PetscCall(Sweep(pc, b, y, 1, true, true));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -242,6 +250,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_VPatch(PC pc)
   pc->data = new PC_VPatch();
   pc->ops->setup = PCSetUp_VPatch;
   pc->ops->apply = PCApply_VPatch;
+  pc->ops->applytranspose = PCApplyTranspose_VPatch;
   pc->ops->applyrichardson = PCApplyRichardson_VPatch;
   pc->ops->setfromoptions = PCSetFromOptions_VPatch;
   pc->ops->view = PCView_VPatch;

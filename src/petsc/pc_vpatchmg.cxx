@@ -35,11 +35,13 @@ struct PC_VPatchMG {
   std::unique_ptr<MixedFMG> fmg; // created on the first full multigrid with fmg_double
   MemSpace space = MemSpace::Host;
 
-  CycleConfig config() const
+  // transpose: the cycle's transpose (pre- and post-smoothing swapped and transposed; with
+  // the same smoother in both, the cycle with the smoother's transpose)
+  CycleConfig config(bool transpose = false) const
   {
     CycleConfig c;
     const Level &L = *mesh.back();
-    c.smoother = smoother.config((int)L.dim, (int)L.degree, precision == PC_VPATCHMG_SINGLE);
+    c.smoother = smoother.config((int)L.dim, (int)L.degree, precision == PC_VPATCHMG_SINGLE, transpose);
     c.smooth_its = (int)smooth_its;
     c.cycles = (int)cycle;
     return c;
@@ -170,9 +172,9 @@ static PetscErrorCode GetHierarchy(PC_VPatchMG *mg, MemSpace s, std::unique_ptr<
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// y = cycle(b): V/W-cycle from zero, or full multigrid (nested iteration).
+// y = cycle(b) (its transpose): V/W-cycle from zero, or full multigrid (nested iteration).
 template <typename Number>
-static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, Vec y, bool full)
+static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, Vec y, bool full, bool transpose)
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
   MemSpace s = MemSpace::Host;
@@ -209,7 +211,7 @@ static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, V
     PetscCall(PetscLogEventEnd(events.convert, pc, b, y, 0));
   }
   if (full) PetscCall(H.full(mg->config()));
-  else PetscCall(H.cycle(mg->config(), true));
+  else PetscCall(H.cycle(mg->config(transpose), true));
   if constexpr (std::is_same_v<Number, PetscScalar>) H.bind_finest(nullptr, nullptr);
   else {
     PetscCall(PetscLogEventBegin(events.convert, pc, b, y, 0));
@@ -221,17 +223,18 @@ static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, V
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Apply(PC pc, Vec b, Vec y, bool full)
+static PetscErrorCode Apply(PC pc, Vec b, Vec y, bool full, bool transpose = false)
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
   PetscFunctionBegin;
   PetscCall(OperatorCheckSetUp(pc->pmat, mg->mesh.empty() ? nullptr : mg->mesh.back().get(), "PCVPATCHMG"));
-  if (mg->precision == PC_VPATCHMG_SINGLE) PetscCall(Run(pc, mg->single, b, y, full));
-  else PetscCall(Run(pc, mg->dbl, b, y, full));
+  if (mg->precision == PC_VPATCHMG_SINGLE) PetscCall(Run(pc, mg->single, b, y, full, transpose));
+  else PetscCall(Run(pc, mg->dbl, b, y, full, transpose));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCApply_VPatchMG(PC pc, Vec b, Vec y) { return Apply(pc, b, y, false); }
+static PetscErrorCode PCApplyTranspose_VPatchMG(PC pc, Vec b, Vec y) { return Apply(pc, b, y, false, true); }
 
 // The setters (public wrappers below): what the hierarchy is built from (precision,
 // levels) sets the PC up again when it changes.
@@ -409,6 +412,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_VPatchMG(PC pc)
   pc->data = new PC_VPatchMG();
   pc->ops->setup = PCSetUp_VPatchMG;
   pc->ops->apply = PCApply_VPatchMG;
+  pc->ops->applytranspose = PCApplyTranspose_VPatchMG;
   pc->ops->setfromoptions = PCSetFromOptions_VPatchMG;
   pc->ops->view = PCView_VPatchMG;
   pc->ops->reset = PCReset_VPatchMG;

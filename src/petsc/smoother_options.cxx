@@ -22,10 +22,11 @@ SmootherKernel default_kernel(int dim, int degree, bool single)
   return boundary ? SmootherKernel::Boundary : SmootherKernel::Fused;
 }
 
-SmootherConfig SmootherOptions::config(int dim, int degree, bool single) const
+SmootherConfig SmootherOptions::config(int dim, int degree, bool single, bool transpose) const
 {
   SmootherConfig c;
-  c.sweep = sweep == PC_VPATCH_SWEEP_FORWARD ? SweepType::Forward : sweep == PC_VPATCH_SWEEP_BACKWARD ? SweepType::Backward : SweepType::Symmetric;
+  const SweepType first = transpose ? SweepType::Backward : SweepType::Forward, last = transpose ? SweepType::Forward : SweepType::Backward;
+  c.sweep = sweep == PC_VPATCH_SWEEP_FORWARD ? first : sweep == PC_VPATCH_SWEEP_BACKWARD ? last : SweepType::Symmetric;
   c.type = type == PC_VPATCH_MULTIPLICATIVE ? CompositeType::Multiplicative : CompositeType::Additive;
   c.solver = solver == PC_VPATCH_LOCAL_FDM ? LocalSolver::FDM : LocalSolver::Dense;
   c.kernel = kernel < 0 ? default_kernel(dim, degree, single) : (SmootherKernel)kernel;

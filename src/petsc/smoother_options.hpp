@@ -15,7 +15,10 @@ struct SmootherOptions {
   PetscInt kernel = -1;   // -1: the fastest measured for the level (see default_kernel)
   PetscReal damping = -1; // negative: the default of the type
 
-  SmootherConfig config(int dim, int degree, bool single) const;
+  // transpose: the smoother's transpose (for PCApplyTranspose; A and the patch solves are
+  // symmetric, so a forward sweep's transpose is the backward one; symmetric and additive
+  // are their own)
+  SmootherConfig config(int dim, int degree, bool single, bool transpose = false) const;
   PetscErrorCode set_from_options(PetscOptionItems *PetscOptionsObject, const char *stem);
   // dim 0: before setup (the defaults that depend on the level unresolved); gpu: the kernel in use
   PetscErrorCode view(PetscViewer viewer, int dim, int degree, bool single, bool gpu) const;

@@ -28,7 +28,10 @@
 //      again (it applied what the earlier setup left: a wrong answer, CONVERGED_ITS).
 //  12. KSPRichardson with PCVPATCH: the fast path stops on the tolerances as the monitored
 //      loop does (it ran every iteration before).
+//  13. PCApplyTranspose of PCVPATCH and PCVPATCHMG is the adjoint of PCApply; KSPSolveTranspose
+//      with PCMG and vpatch levels converges (PETSC_ERR_SUP before).
 #include <petscsnes.h>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -605,6 +608,70 @@ static PetscErrorCode CheckRichardson(const Problem &p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// 13. PCApplyTranspose: <y, B x> = <B^T y, x> for random x, y (PCVPATCH with each sweep and
+// additive, PCVPATCHMG in double and in single precision, whose float cycle agrees to about float
+// accuracy); KSPSolveTranspose with PCMG and vpatch levels converges as KSPSolve does.
+static PetscErrorCode CheckTranspose(const Problem &p)
+{
+  struct Case {
+    PCType type;
+    const char *opts;
+    PetscReal tol;
+  } cases[] = {{PCVPATCH, "-tr_pc_vpatch_sweep forward", 1e-12},        {PCVPATCH, "-tr_pc_vpatch_sweep backward", 1e-12},
+               {PCVPATCH, "-tr_pc_vpatch_sweep symmetric", 1e-12},      {PCVPATCH, "-tr_pc_vpatch_type additive", 1e-12},
+               {PCVPATCHMG, "-tr_pc_vpatchmg_precision double", 1e-12}, {PCVPATCHMG, "-tr_pc_vpatchmg_precision single", 1e-6}};
+  Vec x, y, Bx, Bty;
+  PetscRandom rand;
+  char what[200];
+  PetscFunctionBegin;
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rand));
+  PetscCall(VecDuplicate(p.b, &x));
+  PetscCall(VecDuplicate(p.b, &y));
+  PetscCall(VecDuplicate(p.b, &Bx));
+  PetscCall(VecDuplicate(p.b, &Bty));
+  for (const Case &c : cases) {
+    KSP ksp;
+    PC pc;
+    PetscScalar yBx, Btyx;
+    PetscCall(PetscOptionsInsertString(nullptr, c.opts));
+    PetscCall(p.ksp(KSPGMRES, c.type, "tr_", &ksp));
+    PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(KSPSetUp(ksp));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(VecSetRandom(x, rand));
+    PetscCall(VecSetRandom(y, rand));
+    PetscCall(PCApply(pc, x, Bx));
+    PetscCall(PCApplyTranspose(pc, y, Bty));
+    PetscCall(VecDot(y, Bx, &yBx));
+    PetscCall(VecDot(Bty, x, &Btyx));
+    const PetscReal d = PetscAbsScalar(yBx - Btyx) / PetscAbsScalar(yBx);
+    PetscCall(PetscSNPrintf(what, sizeof(what), "PCApplyTranspose, %s %s: |<y, B x> - <B^T y, x>| / |<y, B x>| = %.1e (at most %.0e)", c.type, c.opts, (double)d,
+                            (double)c.tol));
+    PetscCall(Check(d <= c.tol, what));
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(PetscOptionsClearValue(nullptr, std::strchr(c.opts, ' ') ? std::string(c.opts, std::strchr(c.opts, ' ')).c_str() : c.opts));
+  }
+  KSP ksp;
+  PC pc;
+  PetscInt its[2];
+  PetscCall(p.ksp(KSPGMRES, PCMG, "trmg_", &ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCMGSetLevels(pc, 3, nullptr));
+  PetscCall(PetscOptionsSetValue(nullptr, "-trmg_mg_levels_pc_type", "vpatch"));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(p.solve(ksp, &its[0]));
+  PetscCall(VecZeroEntries(p.x));
+  PetscCall(KSPSolveTranspose(ksp, p.b, p.x));
+  PetscCall(KSPGetIterationNumber(ksp, &its[1]));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "KSPSolveTranspose with PCMG and vpatch levels: %d iterations (KSPSolve %d)", (int)its[1], (int)its[0]));
+  PetscCall(Check(its[0] > 0 && PetscAbs(its[1] - its[0]) <= 1, what));
+  PetscCall(PetscOptionsClearValue(nullptr, "-trmg_mg_levels_pc_type"));
+  PetscCall(KSPDestroy(&ksp));
+  for (Vec *v : {&x, &y, &Bx, &Bty}) PetscCall(VecDestroy(v));
+  PetscCall(PetscRandomDestroy(&rand));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Problem p;
@@ -623,10 +690,17 @@ int main(int argc, char **argv)
   PetscCall(CheckVectorArguments(p));
   PetscCall(CheckScaled(p));
   PetscCall(CheckCoarseChoice(p));
-  PetscCall(CheckSNES(p));
+  { // its own DM: a SNES leaves its compute-operators function, with itself as the context, on
+    // its DM (PETSc's DMKSP), which a later KSP on that DM would call after SNESDestroy
+    Problem q;
+    PetscCall(q.create(2, 3, 8));
+    PetscCall(CheckSNES(q));
+    PetscCall(q.destroy());
+  }
   PetscCall(CheckRetryAfterError(p, PCVPATCH));
   PetscCall(CheckRetryAfterError(p, PCVPATCHMG));
   PetscCall(CheckRichardson(p));
+  PetscCall(CheckTranspose(p));
   PetscCall(p.destroy());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d check(s) failed\n", failures));
   PetscCall(PetscFinalize());
