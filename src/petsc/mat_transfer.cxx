@@ -174,9 +174,10 @@ PetscErrorCode VPatchCreateInterpolation(DM dmc, DM dmf, Mat *P)
   PetscCheck(c->dim == f->dim && c->degree == f->degree && 2 * c->cells == f->cells, comm, PETSC_ERR_ARG_INCOMP,
              "vpatch interpolation needs the same dim and degree and twice the cells on the fine level (got %" PetscInt_FMT " and %" PetscInt_FMT " cells)",
              c->cells, f->cells);
-  for (int d = 0; d < c->dim; ++d)
-    PetscCheck(2 * c->box.cs[d] == f->box.cs[d] && 2 * c->box.ce[d] == f->box.ce[d], PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
-               "vpatch interpolation needs nested partitions: the coarse DM must come from DMCoarsen() of the fine one");
+  PetscMPIInt nested = 1; // decided on every rank (CreateTransfer is collective)
+  for (int d = 0; d < c->dim; ++d) nested = nested && 2 * c->box.cs[d] == f->box.cs[d] && 2 * c->box.ce[d] == f->box.ce[d];
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nested, 1, MPI_INT, MPI_LAND, comm));
+  PetscCheck(nested, comm, PETSC_ERR_ARG_INCOMP, "vpatch interpolation needs nested partitions: the coarse DM must come from DMCoarsen() of the fine one");
   PetscCall(DMGetVecType(dmf, &vtype));
   PetscCall(CreateTransfer(comm, c, f, vtype, P));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -33,6 +33,7 @@ struct PC_VPatchMG {
   std::unique_ptr<Hierarchy<float>> single;
   std::unique_ptr<Hierarchy<double>> dbl;
   std::unique_ptr<MixedFMG> fmg; // created on the first full multigrid with fmg_double
+  bool odd_finest = false;       // a mesh that could coarsen kept one level: the finest level's cell ranges are odd
   MemSpace space = MemSpace::Host;
 
   // transpose: the cycle's transpose (pre- and post-smoothing swapped and transposed; with
@@ -118,6 +119,9 @@ static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg, MemSpace space)
     cells /= 2;
   }
   PetscCall(agglomerate(mesh.back() && mesh.back()->global_points() <= limit));
+  mg->odd_finest = mesh.size() == 1 && size > 1 && fine->cells % 2 == 0 && fine->cells > 2;
+  if (mg->odd_finest)
+    PetscCall(PetscInfo(pc, "vpatch: one level only: the finest level's cell ranges on this rank grid are not all even, so it does not coarsen\n"));
   mg->mesh.assign(mesh.rbegin(), mesh.rend());
   mg->agg.reset();
   if (agg_from_fine) PetscCall(AgglomerationCreate((int)(mesh.size() - 1 - agg_from_fine), limit, twin, &mg->agg));
@@ -353,6 +357,9 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  level %d: %" PetscInt_FMT " cells per direction, %" PetscInt_FMT " unknowns%s%s\n", (int)l, (PetscInt)cells,
                                      points, coarse, mg->agg && (int)l <= mg->agg->level ? " on rank 0 alone" : ""));
   }
+  if (mg->odd_finest)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  one level only: the finest level's cell ranges on this rank grid are not all even, so it does not coarsen (a rank "
+                                             "count that splits the cells into even ranges keeps the hierarchy)\n"));
   if (mg->agg) {
     char why[96];
     if (mg->agg->limit)
