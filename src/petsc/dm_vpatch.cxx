@@ -19,9 +19,45 @@ static PetscErrorCode GetLevel(DM dm, std::shared_ptr<Level> *level)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode GetDA(DM dm, DM *da);
+
+// VecView and VecLoad of the DM's global vectors in the natural (lexicographic) order, whatever
+// the number of ranks, as a DMDA's: through a vector of the level's DMDA (the same layout),
+// whose view and load reorder (files, HDF5 datasets by the vector's name, ASCII output).
+template <bool Load>
+static PetscErrorCode ViewOrLoad_VPatch(Vec v, PetscViewer viewer)
+{
+  DM dm, da;
+  Vec w;
+  const char *name;
+  PetscInt n, nw;
+  PetscFunctionBegin;
+  PetscCall(VecGetDM(v, &dm));
+  PetscCheck(dm, PetscObjectComm((PetscObject)v), PETSC_ERR_ARG_WRONG, "vpatch: a vector of a vpatch DM that no longer carries it");
+  PetscCall(GetDA(dm, &da));
+  PetscCall(DMCreateGlobalVector(da, &w));
+  PetscCall(VecGetLocalSize(v, &n));
+  PetscCall(VecGetLocalSize(w, &nw));
+  PetscCheck(n == nw, PETSC_COMM_SELF, PETSC_ERR_PLIB, "vpatch: the DMDA's vector has %" PetscInt_FMT " local entries, the DM's %" PetscInt_FMT, nw, n);
+  PetscCall(PetscObjectGetName((PetscObject)v, &name));
+  PetscCall(PetscObjectSetName((PetscObject)w, name));
+  Vec from = Load ? w : v, to = Load ? v : w;
+  if (Load) PetscCall(VecLoad(w, viewer));
+  const PetscScalar *a;
+  PetscScalar *b;
+  PetscCall(VecGetArrayRead(from, &a));
+  PetscCall(VecGetArrayWrite(to, &b));
+  PetscCall(PetscArraycpy(b, a, n));
+  PetscCall(VecRestoreArrayWrite(to, &b));
+  PetscCall(VecRestoreArrayRead(from, &a));
+  if (!Load) PetscCall(VecView(w, viewer));
+  PetscCall(VecDestroy(&w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // Vectors of the DM's layout (the DMDA's ownership), in the DM's vector type, carrying the
-// vpatch DM (PETSc's DM vector pools check it). They are plain vectors, not the DMDA's: the
-// DMDA's natural-ordering VecView would misread the DMSHELL they carry.
+// vpatch DM (PETSc's DM vector pools check it). They are plain vectors, not the DMDA's (made
+// only on demand: its setup covers every ghosted point), whose view and load go through one.
 static PetscErrorCode CreateVector(DM dm, bool local, Vec *v)
 {
   std::shared_ptr<Level> L;
@@ -34,6 +70,10 @@ static PetscErrorCode CreateVector(DM dm, bool local, Vec *v)
   PetscCall(VecSetSizes(*v, n, local ? n : L->global_points()));
   PetscCall(VecSetType(*v, vtype ? vtype : VECSTANDARD));
   PetscCall(VecSetDM(*v, dm));
+  if (!local) {
+    PetscCall(VecSetOperation(*v, VECOP_VIEW, (void (*)(void))ViewOrLoad_VPatch<false>));
+    PetscCall(VecSetOperation(*v, VECOP_LOAD, (void (*)(void))ViewOrLoad_VPatch<true>));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
