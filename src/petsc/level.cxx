@@ -43,6 +43,15 @@ PetscErrorCode LevelPartition(MPI_Comm comm, PetscInt dim, PetscInt cells, std::
   PetscMPIInt size;
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(comm, &size));
+  // Ranks per direction that the options fix, as for a DMDA (PETSC_DECIDE: free)
+  PetscInt fixed[3] = {PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE};
+  const char *names[3] = {"-da_processors_x", "-da_processors_y", "-da_processors_z"};
+  for (PetscInt d = 0; d < dim; ++d) {
+    PetscCall(PetscOptionsGetInt(nullptr, nullptr, names[d], &fixed[d], nullptr));
+    PetscCheck(fixed[d] == PETSC_DECIDE || (fixed[d] >= 1 && fixed[d] <= cells), comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "%s %" PetscInt_FMT ": a mesh of %" PetscInt_FMT " cells per direction takes 1 to %" PetscInt_FMT " ranks in a direction", names[d], fixed[d], cells,
+               cells);
+  }
   // Rank grid: the most balanced factorization with at most `cells` ranks per direction.
   PetscInt best[3] = {0, 0, 0}, bestmax = PETSC_MAX_INT;
   for (PetscInt m = 1; m <= size; ++m) {
@@ -55,7 +64,7 @@ PetscErrorCode LevelPartition(MPI_Comm comm, PetscInt dim, PetscInt cells, std::
       bool ok = true;
       PetscInt mx = 0;
       for (PetscInt d = 0; d < dim; ++d) {
-        ok = ok && f[d] <= cells;
+        ok = ok && f[d] <= cells && (fixed[d] == PETSC_DECIDE || f[d] == fixed[d]);
         mx = std::max(mx, f[d]);
       }
       // prefer balanced grids, then more ranks in the slowest direction (contiguous slabs)
@@ -65,9 +74,13 @@ PetscErrorCode LevelPartition(MPI_Comm comm, PetscInt dim, PetscInt cells, std::
       }
     }
   }
-  PetscCheck(bestmax != PETSC_MAX_INT, comm, PETSC_ERR_ARG_INCOMP,
+  PetscCheck(bestmax != PETSC_MAX_INT || fixed[0] != PETSC_DECIDE || fixed[1] != PETSC_DECIDE || fixed[2] != PETSC_DECIDE, comm, PETSC_ERR_ARG_INCOMP,
              "Cannot split a mesh of %" PetscInt_FMT " cells per direction over %d MPI ranks: every rank needs at least one cell per direction",
              cells, (int)size);
+  PetscCheck(bestmax != PETSC_MAX_INT, comm, PETSC_ERR_ARG_INCOMP,
+             "No rank grid of %d MPI ranks has the ranks per direction that -da_processors_x/y/z give (%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT
+             ", %d: free) for a mesh of %" PetscInt_FMT " cells per direction",
+             (int)size, fixed[0], fixed[1], fixed[2], (int)PETSC_DECIDE, cells);
   for (PetscInt d = 0; d < 3; ++d) {
     const PetscInt parts = d < dim ? best[d] : 1;
     PetscInt g = 1; // largest power of two dividing cells with cells/g >= parts
