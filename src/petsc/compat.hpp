@@ -6,3 +6,7 @@
 #if PETSC_VERSION_LT(3, 19, 0)
   #define PETSC_SUCCESS 0
 #endif
+
+#if PETSC_VERSION_LT(3, 20, 0)
+  #define PetscAssertPointer(p, arg) PetscValidPointer(p, arg)
+#endif

@@ -5,6 +5,7 @@
 // Inside a double Krylov method this is the paper's mixed-precision solver (Table 7).
 #include "../../include/vpatch.h"
 #include "../cuda/vector_ops_cuda.hpp"
+#include "compat.hpp"
 #include "hierarchy.hpp"
 #include "mixed_fmg.hpp"
 #include "logging.hpp"
@@ -461,7 +462,7 @@ PetscErrorCode PCVPatchMGGetPrecision(PC pc, PCVPatchMGPrecision *precision)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidPointer(precision, 2);
+  PetscAssertPointer(precision, 2);
   PetscUseMethod(pc, "PCVPatchMGGetPrecision_C", (PC, PCVPatchMGPrecision *), (pc, precision));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -502,7 +503,7 @@ PetscErrorCode PCVPatchMGGetLevels(PC pc, PetscInt *levels)
   PetscBool flg;
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidIntPointer(levels, 2);
+  PetscAssertPointer(levels, 2);
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCVPATCHMG, &flg));
   PetscCheck(flg, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "Not a PCVPATCHMG");
   PetscCall(PCSetUp(pc));
