@@ -3,6 +3,7 @@
 #pragma once
 #include "cpu/kernels_cpu.hpp"
 #include "element1d.hpp"
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -25,15 +26,24 @@ inline std::vector<double> load_1d(const Element1D &e, int cells, G &&g)
 
 // b_owned = integral of f phi_i for a separable f = f0 prod_i g(x_i) (so is the Gauss
 // rule): the tensor product of 1D load vectors; zero on the boundary.
+// By rows of x (threaded over z-planes when built with OpenMP): the same products as point by
+// point, without a boundary test and an index per point.
 template <typename Number, typename G>
 void separable_rhs(const Box &box, const Element1D &e, double f0, G &&g, Number *b)
 {
   const std::vector<double> b1 = load_1d(e, box.cells, g);
+  const int i0 = box.os[0], i1 = box.os[0] + box.om[0];
+  const int lo = std::max(i0, 1), hi = std::min(i1, box.n - 1); // interior points of a row
+#pragma omp parallel for schedule(static)
   for (int l = box.os[2]; l < box.os[2] + box.om[2]; ++l)
-    for (int j = box.os[1]; j < box.os[1] + box.om[1]; ++j)
-      for (int i = box.os[0]; i < box.os[0] + box.om[0]; ++i)
-        b[box.owned_index(i, j, l)] =
-          box.on_boundary(i, j, l) ? Number(0) : Number(f0 * b1[i] * b1[j] * (box.dim == 3 ? b1[l] : 1.0));
+    for (int j = box.os[1]; j < box.os[1] + box.om[1]; ++j) {
+      Number *row = b + box.owned_index(i0, j, l) - i0;
+      const bool boundary = box.on_boundary_1d(j) || (box.dim == 3 && box.on_boundary_1d(l));
+      const double bj = b1[j], bl = box.dim == 3 ? b1[l] : 1.0;
+      for (int i = i0; i < i1; ++i) row[i] = Number(0);
+      if (!boundary)
+        for (int i = lo; i < hi; ++i) row[i] = Number(f0 * b1[i] * bj * bl);
+    }
 }
 
 // f = d pi^2 prod_i sin(pi x_i), the right-hand side of u = prod_i sin(pi x_i).
