@@ -26,7 +26,7 @@ inline std::vector<double> load_1d(const Element1D &e, int cells, G &&g)
 
 // b_owned = integral of f phi_i for a separable f = f0 prod_i g(x_i) (so is the Gauss
 // rule): the tensor product of 1D load vectors; zero on the boundary.
-// By rows of x (threaded over z-planes when built with OpenMP): the same products as point by
+// By rows of x (threaded over the rows when built with OpenMP): the same products as point by
 // point, without a boundary test and an index per point.
 template <typename Number, typename G>
 void separable_rhs(const Box &box, const Element1D &e, double f0, G &&g, Number *b)
@@ -34,7 +34,7 @@ void separable_rhs(const Box &box, const Element1D &e, double f0, G &&g, Number 
   const std::vector<double> b1 = load_1d(e, box.cells, g);
   const int i0 = box.os[0], i1 = box.os[0] + box.om[0];
   const int lo = std::max(i0, 1), hi = std::min(i1, box.n - 1); // interior points of a row
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for collapse(2) schedule(static)
   for (int l = box.os[2]; l < box.os[2] + box.om[2]; ++l)
     for (int j = box.os[1]; j < box.os[1] + box.om[1]; ++j) {
       Number *row = b + box.owned_index(i0, j, l) - i0;

@@ -19,45 +19,9 @@ static PetscErrorCode GetLevel(DM dm, std::shared_ptr<Level> *level)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode GetDA(DM dm, DM *da);
-
-// VecView and VecLoad of the DM's global vectors in the natural (lexicographic) order, whatever
-// the number of ranks, as a DMDA's: through a vector of the level's DMDA (the same layout),
-// whose view and load reorder (files, HDF5 datasets by the vector's name, ASCII output).
-template <bool Load>
-static PetscErrorCode ViewOrLoad_VPatch(Vec v, PetscViewer viewer)
-{
-  DM dm, da;
-  Vec w;
-  const char *name;
-  PetscInt n, nw;
-  PetscFunctionBegin;
-  PetscCall(VecGetDM(v, &dm));
-  PetscCheck(dm, PetscObjectComm((PetscObject)v), PETSC_ERR_ARG_WRONG, "vpatch: a vector of a vpatch DM that no longer carries it");
-  PetscCall(GetDA(dm, &da));
-  PetscCall(DMCreateGlobalVector(da, &w));
-  PetscCall(VecGetLocalSize(v, &n));
-  PetscCall(VecGetLocalSize(w, &nw));
-  PetscCheck(n == nw, PETSC_COMM_SELF, PETSC_ERR_PLIB, "vpatch: the DMDA's vector has %" PetscInt_FMT " local entries, the DM's %" PetscInt_FMT, nw, n);
-  PetscCall(PetscObjectGetName((PetscObject)v, &name));
-  PetscCall(PetscObjectSetName((PetscObject)w, name));
-  Vec from = Load ? w : v, to = Load ? v : w;
-  if (Load) PetscCall(VecLoad(w, viewer));
-  const PetscScalar *a;
-  PetscScalar *b;
-  PetscCall(VecGetArrayRead(from, &a));
-  PetscCall(VecGetArrayWrite(to, &b));
-  PetscCall(PetscArraycpy(b, a, n));
-  PetscCall(VecRestoreArrayWrite(to, &b));
-  PetscCall(VecRestoreArrayRead(from, &a));
-  if (!Load) PetscCall(VecView(w, viewer));
-  PetscCall(VecDestroy(&w));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 // Vectors of the DM's layout (the DMDA's ownership), in the DM's vector type, carrying the
-// vpatch DM (PETSc's DM vector pools check it). They are plain vectors, not the DMDA's (made
-// only on demand: its setup covers every ghosted point), whose view and load go through one.
+// vpatch DM (PETSc's DM vector pools check it); the global ones view and load in the natural
+// order (LevelCreateGlobalVec).
 static PetscErrorCode CreateVector(DM dm, bool local, Vec *v)
 {
   std::shared_ptr<Level> L;
@@ -65,15 +29,15 @@ static PetscErrorCode CreateVector(DM dm, bool local, Vec *v)
   PetscFunctionBegin;
   PetscCall(GetLevel(dm, &L));
   PetscCall(DMGetVecType(dm, &vtype));
-  const PetscInt n = local ? (PetscInt)L->box.local_points() : (PetscInt)L->box.owned_points();
-  PetscCall(VecCreate(local ? PETSC_COMM_SELF : PetscObjectComm((PetscObject)dm), v));
-  PetscCall(VecSetSizes(*v, n, local ? n : L->global_points()));
+  if (!local) {
+    PetscCall(LevelCreateGlobalVec(L, vtype, dm, v));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  const PetscInt n = (PetscInt)L->box.local_points();
+  PetscCall(VecCreate(PETSC_COMM_SELF, v));
+  PetscCall(VecSetSizes(*v, n, n));
   PetscCall(VecSetType(*v, vtype ? vtype : VECSTANDARD));
   PetscCall(VecSetDM(*v, dm));
-  if (!local) {
-    PetscCall(VecSetOperation(*v, VECOP_VIEW, (void (*)(void))ViewOrLoad_VPatch<false>));
-    PetscCall(VecSetOperation(*v, VECOP_LOAD, (void (*)(void))ViewOrLoad_VPatch<true>));
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -247,7 +211,14 @@ PetscErrorCode VPatchCreateDM(MPI_Comm comm, PetscInt dim, PetscInt degree, Pets
   PetscCheck(degree >= 1 && degree <= kMaxDegree, comm, PETSC_ERR_ARG_OUTOFRANGE, "vpatch supports degree 1 to %d, not %" PetscInt_FMT,
              kMaxDegree, degree);
   PetscCheck(cells >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "The number of cells per direction must be at least 1, not %" PetscInt_FMT, cells);
-  PetscCall(LevelPartition(comm, dim, cells, ranges));
+  PetscInt fixed[3] = {PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE}; // ranks per direction, as for a DMDA
+  PetscOptionsBegin(comm, nullptr, "vpatch DM (VPatchCreateDM) options", "DM");
+  for (PetscInt d = 0; d < dim; ++d) {
+    const char *names[3] = {"-da_processors_x", "-da_processors_y", "-da_processors_z"};
+    PetscCall(PetscOptionsInt(names[d], "Number of MPI ranks in this direction (default: the most balanced rank grid)", "VPatchCreateDM", fixed[d], &fixed[d], nullptr));
+  }
+  PetscOptionsEnd();
+  PetscCall(LevelPartition(comm, dim, cells, fixed, ranges));
   PetscCall(LevelCreate(comm, dim, degree, cells, ranges, &level));
   PetscCall(CreateDMFromLevel(level, nullptr, dm));
   PetscFunctionReturn(PETSC_SUCCESS);

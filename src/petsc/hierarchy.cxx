@@ -48,7 +48,8 @@ void Hierarchy<Number>::use_graphs(bool on)
   graphs_on_ = on;
   graph_level_ = -1;
   if constexpr (graphs_built)
-    if (graph_) graph_->reset();
+    for (RecordedCycle &g : graphs_)
+      if (g.graph) g.graph->reset();
   if (!graphs_built || !on || !ops_.back() || ops_.back()->space() != MemSpace::Device) return;
   // the levels from the coarsest up to the first distributed one (ghost exchanges through MPI)
   for (int l = 0; l < size() && ops_[l] && !ops_[l]->distributed(); ++l)
@@ -80,9 +81,15 @@ PetscErrorCode Hierarchy<Number>::graph_cycle(const CycleConfig &cfg, int l, boo
   *done = false;
   if constexpr (graphs_built) {
     void *stream = ops_[l]->stream();
-    if (!graph_) graph_ = {new cuda::CapturedGraph, [](cuda::CapturedGraph *g) { delete g; }};
-    if (!graph_->ready() || !same(cfg, graph_cfg_)) {
-      void *capture = graph_->begin();
+    RecordedCycle *slot = nullptr;
+    for (RecordedCycle &g : graphs_)
+      if (g.graph && g.graph->ready() && same(cfg, g.cfg)) slot = &g;
+    if (!slot) { // record this configuration in the other slot
+      slot = &graphs_[next_graph_];
+      next_graph_ ^= 1;
+      if (!slot->graph) slot->graph = {new cuda::CapturedGraph, [](cuda::CapturedGraph *g) { delete g; }};
+      cuda::CapturedGraph *const graph = slot->graph.get();
+      void *capture = graph->begin();
       for (int i = 0; i <= l; ++i) ops_[i]->set_stream(capture);
       capturing_ = true;
       PetscErrorCode ierr = PETSC_SUCCESS;
@@ -94,17 +101,17 @@ PetscErrorCode Hierarchy<Number>::graph_cycle(const CycleConfig &cfg, int l, boo
       }
       capturing_ = false;
       for (int i = 0; i <= l; ++i) ops_[i]->set_stream(stream);
-      const bool recorded = graph_->end();
+      const bool recorded = graph->end();
       PetscCall(ierr);
       if (threw || !recorded) {
-        graph_->reset();
+        graph->reset();
         graph_level_ = -1;
         PetscCall(PetscInfo(nullptr, "vpatch: the cycle of level %d could not be recorded as a CUDA graph; it runs kernel by kernel\n", l));
         PetscFunctionReturn(PETSC_SUCCESS);
       }
-      graph_cfg_ = cfg;
+      slot->cfg = cfg;
     }
-    graph_->launch(stream);
+    slot->graph->launch(stream);
     *done = true;
   }
   PetscFunctionReturn(PETSC_SUCCESS);

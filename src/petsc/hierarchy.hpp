@@ -67,11 +67,17 @@ private:
   const Number *finest_b_ = nullptr;
   Number *finest_x_ = nullptr;
   bool graphs_on_ = false;
-  int graph_level_ = -1; // the level whose cycles from zero replay graph_ (-1: none)
+  int graph_level_ = -1; // the level whose cycles from zero replay a recorded cycle (-1: none)
   bool capturing_ = false;
   const char *route_ = nullptr;
-  CycleConfig graph_cfg_{};
-  std::unique_ptr<cuda::CapturedGraph, void (*)(cuda::CapturedGraph *)> graph_{nullptr, nullptr};
+  // two recorded cycles (their configurations): PCApply's and PCApplyTranspose's, which
+  // Krylov methods such as BiCG alternate
+  struct RecordedCycle {
+    CycleConfig cfg{};
+    std::unique_ptr<cuda::CapturedGraph, void (*)(cuda::CapturedGraph *)> graph{nullptr, nullptr};
+  };
+  RecordedCycle graphs_[2];
+  int next_graph_ = 0; // the slot a new configuration takes
 };
 
 } // namespace vpatch

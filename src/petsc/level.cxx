@@ -38,20 +38,15 @@ PetscErrorCode LevelCheckVec(const Level &L, Vec v, const char *what)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode LevelPartition(MPI_Comm comm, PetscInt dim, PetscInt cells, std::vector<PetscInt> ranges[3])
+PetscErrorCode LevelPartition(MPI_Comm comm, PetscInt dim, PetscInt cells, const PetscInt fixed[3], std::vector<PetscInt> ranges[3])
 {
   PetscMPIInt size;
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  // Ranks per direction that the options fix, as for a DMDA (PETSC_DECIDE: free)
-  PetscInt fixed[3] = {PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE};
-  const char *names[3] = {"-da_processors_x", "-da_processors_y", "-da_processors_z"};
-  for (PetscInt d = 0; d < dim; ++d) {
-    PetscCall(PetscOptionsGetInt(nullptr, nullptr, names[d], &fixed[d], nullptr));
+  for (PetscInt d = 0; d < dim; ++d)
     PetscCheck(fixed[d] == PETSC_DECIDE || (fixed[d] >= 1 && fixed[d] <= cells), comm, PETSC_ERR_ARG_OUTOFRANGE,
-               "%s %" PetscInt_FMT ": a mesh of %" PetscInt_FMT " cells per direction takes 1 to %" PetscInt_FMT " ranks in a direction", names[d], fixed[d], cells,
-               cells);
-  }
+               "-da_processors_%c %" PetscInt_FMT ": a mesh of %" PetscInt_FMT " cells per direction takes 1 to %" PetscInt_FMT " ranks in a direction", "xyz"[d],
+               fixed[d], cells, cells);
   // Rank grid: the most balanced factorization with at most `cells` ranks per direction.
   PetscInt best[3] = {0, 0, 0}, bestmax = PETSC_MAX_INT;
   for (PetscInt m = 1; m <= size; ++m) {

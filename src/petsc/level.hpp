@@ -43,9 +43,10 @@ struct Level {
 // Build a level whose rank grid splits the cell ranges given (one vector per direction).
 PetscErrorCode LevelCreate(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscInt cells, const std::vector<PetscInt> ranges[3],
                            std::shared_ptr<Level> *level);
-// Choose a rank grid and cell ranges for a fine mesh: ranges aligned to the largest power
-// of two possible, so that coarsening keeps them nested.
-PetscErrorCode LevelPartition(MPI_Comm comm, PetscInt dim, PetscInt cells, std::vector<PetscInt> ranges[3]);
+// Choose a rank grid (with fixed[d] ranks in direction d unless PETSC_DECIDE) and cell ranges
+// for a fine mesh: ranges aligned to the largest power of two possible, so that coarsening
+// keeps them nested.
+PetscErrorCode LevelPartition(MPI_Comm comm, PetscInt dim, PetscInt cells, const PetscInt fixed[3], std::vector<PetscInt> ranges[3]);
 // The level with half the cells per direction and every rank's cells halved.
 PetscErrorCode LevelCoarsen(const Level &fine, std::shared_ptr<Level> *coarse);
 // The level's DMDA, made now if it was not yet (collective on the level's comm).
@@ -75,6 +76,9 @@ PetscErrorCode LevelGhostSF(const Level &level, const Box &box, const int lo[3],
 PetscErrorCode LevelCheckVec(const Level &level, Vec v, const char *what);
 // The full ghost exchange (Level::ghosts), made on the first call: collective on the level.
 PetscErrorCode LevelGetGhosts(Level &level, PetscSF *sf);
+// A global vector of the level (vtype: null for the standard type) whose VecView and VecLoad
+// use the natural order, as a DMDA's, carrying dm where given, else the level (level_vec.cxx).
+PetscErrorCode LevelCreateGlobalVec(const std::shared_ptr<Level> &level, VecType vtype, DM dm, Vec *v);
 // The level attached to a DM, Mat or PC-visible object (nullptr if none).
 PetscErrorCode LevelQuery(PetscObject obj, std::shared_ptr<Level> *level);
 PetscErrorCode LevelCompose(PetscObject obj, const std::shared_ptr<Level> &level);

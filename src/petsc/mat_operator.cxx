@@ -3,6 +3,7 @@
 #include "../../include/vpatch.h"
 #include "logging.hpp"
 #include "shell_base.hpp"
+#include <petsc/private/pcimpl.h> // pc->pmat, pc->reusepreconditioner
 #include "vec_access.hpp"
 
 namespace vpatch {
@@ -107,6 +108,19 @@ static PetscErrorCode MatDuplicate_VPatch(Mat A, MatDuplicateOption, Mat *B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The level's vectors (natural-order view and load, as the DM's), in the shell's vector type.
+static PetscErrorCode MatCreateVecs_VPatch(Mat A, Vec *right, Vec *left)
+{
+  OperatorContext *ctx;
+  VecType vtype;
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(MatGetVecType(A, &vtype));
+  for (Vec *v : {right, left})
+    if (v) PetscCall(LevelCreateGlobalVec(ctx->ops.level(), vtype, nullptr, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode OperatorLevelForPC(Mat A, const char *who, std::shared_ptr<Level> *level)
 {
   OperatorContext *ctx;
@@ -124,12 +138,13 @@ PetscErrorCode OperatorLevelForPC(Mat A, const char *who, std::shared_ptr<Level>
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode OperatorCheckSetUp(Mat A, const Level *set_up, const char *who)
+PetscErrorCode OperatorCheckSetUp(PC pc, const Level *set_up, const char *who)
 {
   std::shared_ptr<Level> level;
   PetscFunctionBegin;
-  PetscCall(OperatorLevelForPC(A, who, &level));
-  PetscCheck(level.get() == set_up, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE,
+  if (pc->reusepreconditioner && set_up) PetscFunctionReturn(PETSC_SUCCESS); // what was set up, whatever the operator now is
+  PetscCall(OperatorLevelForPC(pc->pmat, who, &level));
+  PetscCheck(level.get() == set_up, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE,
              "%s is not set up for its operator: its last PCSetUp failed (PETSc sets a PC up again only once the operator changes)", who);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -145,6 +160,7 @@ static PetscErrorCode CreateOperator(MPI_Comm comm, const std::shared_ptr<Level>
   PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_VPatch));
   PetscCall(MatShellSetOperation(*A, MATOP_VIEW, (void (*)(void))MatView_VPatch));
   PetscCall(MatShellSetOperation(*A, MATOP_DUPLICATE, (void (*)(void))MatDuplicate_VPatch));
+  PetscCall(MatShellSetOperation(*A, MATOP_CREATE_VECS, (void (*)(void))MatCreateVecs_VPatch));
   PetscCall(MatShellSetOperation(*A, MATOP_DESTROY, (void (*)(void))MatDestroy_VPatch));
   if (vtype) PetscCall(MatShellSetVecType(*A, vtype));
   PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));

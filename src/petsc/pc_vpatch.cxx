@@ -1,6 +1,7 @@
 // PCVPATCH: the colorized vertex-patch smoother (paper Algorithm 2.3 with the localized
-// residual of eq. 2.8) as a PETSc preconditioner, in the style of PCSOR: PCApplyRichardson
-// runs n sweeps (honouring a zero initial guess), PCApply one sweep from zero.
+// residual of eq. 2.8) as a PETSc preconditioner, in the style of PCSOR: PCApply is one sweep
+// from zero, PCApplyTranspose the transposed sweep, PCApplyRichardson n sweeps (honouring a
+// zero initial guess; off PCMG's levels up to the tolerances).
 #include "../../include/vpatch.h"
 #include "logging.hpp"
 #include "shell_base.hpp"
@@ -49,7 +50,7 @@ static PetscErrorCode Sweep(PC pc, Vec b, Vec y, PetscInt n, bool zero_guess, bo
   PetscCall(VecMemSpace(b, &s));
   PetscCall(VecMemSpace(y, &t));
   PetscCheck(s == t, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "PCVPATCH: b and x must both live on the host or on the device");
-  PetscCall(OperatorCheckSetUp(pc->pmat, vp->ops ? vp->ops->level().get() : nullptr, "PCVPATCH"));
+  PetscCall(OperatorCheckSetUp(pc, vp->ops ? vp->ops->level().get() : nullptr, "PCVPATCH"));
   PetscCall(vp->ops->get(s, &ops));
   if (!vp->level_defaults.empty()) PetscCall(ClearLevelSmootherDefaults(pc)); // entered again by a KSPSetFromOptions after PCSetUp
   const Level &L = *vp->ops->level();
@@ -82,26 +83,30 @@ static PetscErrorCode PCApplyTranspose_VPatch(PC pc, Vec b, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Whether the PC smooths a level of PCMG (its options prefix says so), whose level KSPs skip
-// the convergence test.
+// Whether the PC smooths a level (not the coarse one) of PCMG, as its options prefix says
+// (mg_levels_N_): PCMG's level KSPs skip the convergence test.
 static PetscErrorCode IsLevelSmoother(PC pc, bool *level)
 {
   const char *prefix;
   PetscFunctionBegin;
   PetscCall(PCGetOptionsPrefix(pc, &prefix));
-  *level = prefix && (std::strstr(prefix, "mg_levels_") || std::strstr(prefix, "mg_coarse_"));
+  *level = prefix && std::strstr(prefix, "mg_levels_");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// KSPRichardson's fast path: its sweeps. On a PCMG level (KSPConvergedSkip there) they run as
-// given, as PCSOR's; elsewhere, as PCMG's own Richardson application, the tolerances end them:
-// ||b - A y|| after each sweep against max(rtol ||r_0||, abstol) and dtol ||r_0||, with r_0 the
-// residual of the initial guess (w holds the residuals).
+// KSPRichardson's fast path (taken without monitors). On a PCMG level its sweeps run as given,
+// as PCSOR's do. Elsewhere, as in PCMG's own Richardson application, the tolerances end them:
+// after each step the unpreconditioned residual ||b - A y|| (whatever the KSP's norm type)
+// against max(rtol ||r_0||, abstol) and dtol ||r_0||, r_0 the initial guess's residual (w holds
+// the residuals); a NaN or Inf residual ends them as divergence; the last step reached is
+// CONVERGED_ITS, PETSc's convention for this path. Where A (pc->mat) is not the operator the PC
+// sweeps (pc->pmat), a step is a correction y += B (b - A y), B one sweep from zero.
 static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its,
                                                PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   bool level;
   PetscReal r0, rn;
+  Vec z = nullptr;
   PetscFunctionBegin;
   if (guesszero) PetscCall(VecZeroEntries(y));
   *outits = its;
@@ -118,23 +123,39 @@ static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, Petsc
     PetscCall(VecNorm(w, NORM_2, norm));
     PetscFunctionReturn(PETSC_SUCCESS);
   };
-  if (guesszero) PetscCall(VecNorm(b, NORM_2, &r0));
-  else PetscCall(residual(&r0));
+  const bool correction = pc->mat != pc->pmat;
+  if (guesszero) {
+    PetscCall(VecNorm(b, NORM_2, &r0));
+    if (correction) PetscCall(VecCopy(b, w));
+  } else PetscCall(residual(&r0));
+  rn = r0;
+  if (PetscIsInfOrNanReal(r0)) { // (a first sweep can overwrite the boundary values that made it so)
+    *outits = 0;
+    *reason = PCRICHARDSON_DIVERGED_DTOL;
+    PetscCall(PetscInfo(pc, "vpatch Richardson: the initial residual norm is %g\n", (double)r0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (correction) PetscCall(VecDuplicate(y, &z));
   const PetscReal ttol = PetscMax(rtol * r0, abstol);
   for (PetscInt i = 0; i < its; ++i) {
-    PetscCall(Sweep(pc, b, y, 1, guesszero && i == 0));
+    if (correction) { // y += B w, w = b - A y
+      PetscCall(VecZeroEntries(z));
+      PetscCall(Sweep(pc, w, z, 1, true));
+      PetscCall(VecAXPY(y, 1.0, z));
+    } else PetscCall(Sweep(pc, b, y, 1, guesszero && i == 0));
     PetscCall(residual(&rn));
     *outits = i + 1;
+    if (PetscIsInfOrNanReal(rn) || (dtol > 0 && rn > dtol * r0)) {
+      *reason = PCRICHARDSON_DIVERGED_DTOL;
+      break;
+    }
     if (rn <= ttol) {
       *reason = rn < abstol ? PCRICHARDSON_CONVERGED_ATOL : PCRICHARDSON_CONVERGED_RTOL;
       break;
     }
-    if (dtol > 0 && rn > dtol * r0) {
-      *reason = PCRICHARDSON_DIVERGED_DTOL;
-      break;
-    }
   }
-  PetscCall(PetscInfo(pc, "vpatch Richardson: %" PetscInt_FMT " sweeps, residual norm %g (initial %g)\n", *outits, (double)rn, (double)r0));
+  PetscCall(VecDestroy(&z));
+  PetscCall(PetscInfo(pc, "vpatch Richardson: %" PetscInt_FMT " steps, residual norm %g (initial %g)\n", *outits, (double)rn, (double)r0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -151,11 +172,13 @@ static PetscErrorCode SetLevelSmootherDefaults(PC pc)
   const char *prefix;
   PetscOptions options = ((PetscObject)pc)->options;
   PetscBool has_type, has_its, set, chosen;
+  bool level;
   char name[256], type[64] = "";
   PetscFunctionBegin;
   PetscCall(ClearLevelSmootherDefaults(pc));
+  PetscCall(IsLevelSmoother(pc, &level));
+  if (!level) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PCGetOptionsPrefix(pc, &prefix));
-  if (!prefix || !std::strstr(prefix, "mg_levels_")) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscOptionsGetString(options, prefix, "-pc_type", type, sizeof(type), &set));
   PetscCall(PetscStrcmp(type, PCVPATCH, &chosen));
   if (!set || !chosen) PetscFunctionReturn(PETSC_SUCCESS);

@@ -120,7 +120,7 @@ static PetscErrorCode BuildMeshes(PC pc, PC_VPatchMG *mg, MemSpace space)
     cells /= 2;
   }
   PetscCall(agglomerate(mesh.back() && mesh.back()->global_points() <= limit));
-  mg->odd_finest = mesh.size() == 1 && size > 1 && fine->cells % 2 == 0 && fine->cells > 2;
+  mg->odd_finest = mesh.size() == 1 && wanted < 0 && size > 1 && fine->cells % 2 == 0 && fine->cells > 2;
   if (mg->odd_finest)
     PetscCall(PetscInfo(pc, "vpatch: one level only: the finest level's cell ranges on this rank grid are not all even, so it does not coarsen\n"));
   mg->mesh.assign(mesh.rbegin(), mesh.rend());
@@ -232,7 +232,7 @@ static PetscErrorCode Apply(PC pc, Vec b, Vec y, bool full, bool transpose = fal
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
   PetscFunctionBegin;
-  PetscCall(OperatorCheckSetUp(pc->pmat, mg->mesh.empty() ? nullptr : mg->mesh.back().get(), "PCVPATCHMG"));
+  PetscCall(OperatorCheckSetUp(pc, mg->mesh.empty() ? nullptr : mg->mesh.back().get(), "PCVPATCHMG"));
   if (mg->precision == PC_VPATCHMG_SINGLE) PetscCall(Run(pc, mg->single, b, y, full, transpose));
   else PetscCall(Run(pc, mg->dbl, b, y, full, transpose));
   PetscFunctionReturn(PETSC_SUCCESS);

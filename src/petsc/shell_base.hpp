@@ -6,7 +6,7 @@
 // unmodified proves it is; else one product with a random vector against the kernels' multiply
 // decides.
 #pragma once
-#include <petscmat.h>
+#include <petscksp.h>
 #include <petsc/private/petscimpl.h> // PetscObjectStateGet
 #include <memory>
 
@@ -28,9 +28,10 @@ struct ShellBase {
 // VPatchCreateOperator() on a level of at least 2 cells per direction, unmodified
 // (ShellBase::check); its level (mat_operator.cxx).
 PetscErrorCode OperatorLevelForPC(Mat A, const char *who, std::shared_ptr<Level> *level);
-// The same before each application of what the PC set up for level set_up (null: nothing):
-// PETSc records the operator's state before the PC's setup runs, so after a setup that failed
-// on these checks, a second solve would skip PCSetUp and apply what an earlier setup left.
-PetscErrorCode OperatorCheckSetUp(Mat A, const Level *set_up, const char *who);
+// The same for the PC's operator before each application of what it set up for level set_up
+// (null: nothing): PETSc records the operator's state before the PC's setup runs, so after a
+// setup that failed on these checks, a second solve would skip PCSetUp and apply what an
+// earlier setup left. With KSPSetReusePreconditioner only that it was set up.
+PetscErrorCode OperatorCheckSetUp(PC pc, const Level *set_up, const char *who);
 
 } // namespace vpatch

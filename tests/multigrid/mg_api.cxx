@@ -32,6 +32,7 @@
 //      with PCMG and vpatch levels converges (PETSC_ERR_SUP before).
 //  14. VecView and VecLoad of the DM's vectors through a binary file (natural order).
 #include <petscsnes.h>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -569,6 +570,22 @@ static PetscErrorCode CheckRetryAfterError(const Problem &p, PCType type)
                           "%s, solving again after a failed setup: on MatScale(A, 2) errors %d, %d (expected %d twice), on a diagonal matrix %d, %d (expected %d twice); first solves %d, %d iterations",
                           type, (int)e[0], (int)e[1], (int)PETSC_ERR_SUP, (int)e[2], (int)e[3], (int)PETSC_ERR_ARG_WRONG, (int)its[0], (int)its[1]));
   PetscCall(Check(e[0] == PETSC_ERR_SUP && e[1] == PETSC_ERR_SUP && e[2] == PETSC_ERR_ARG_WRONG && e[3] == PETSC_ERR_ARG_WRONG && its[0] > 0 && its[1] > 0, what));
+  // with KSPSetReusePreconditioner the PC applies what it set up, whatever the operator now is
+  // (the check above does not stand in the way)
+  KSP ksp;
+  PetscErrorCode reuse;
+  PetscInt its2 = -1;
+  PetscCall(p.ksp(KSPGMRES, type, nullptr, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(p.solve(ksp, &its2));
+  PetscCall(KSPSetReusePreconditioner(ksp, PETSC_TRUE));
+  PetscCall(MatScale(A, 2.0));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+  reuse = p.solve(ksp, &its2);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s with KSPSetReusePreconditioner, then MatScale(A, 2): error %d, %d iterations", type, (int)reuse, (int)its2));
+  PetscCall(Check(reuse == 0 && its2 > 0, what));
+  PetscCall(KSPDestroy(&ksp));
   PetscCall(MatDestroy(&D));
   PetscCall(MatDestroy(&A));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -606,6 +623,48 @@ static PetscErrorCode CheckRichardson(const Problem &p)
                           "KSPRichardson + PCVPATCH, rtol 1e-8: fast path %d sweeps (%s, residual %.2e), monitored loop %d (%s, %.2e)", (int)its[0],
                           KSPConvergedReasons[reason[0]], (double)res[0], (int)its[1], KSPConvergedReasons[reason[1]], (double)res[1]));
   PetscCall(Check(reason[0] == KSP_CONVERGED_RTOL && its[0] < 1000 && its[0] == its[1] && res[0] <= 1e-8 && PetscAbsReal(res[0] - res[1]) <= 1e-3 * res[1], what));
+
+  // an Inf in the initial guess (on the boundary, which the first sweep overwrites, and inside):
+  // divergence, not convergence; Amat (A / 2, a MATSHELL scaling) other than Pmat (A): defect
+  // corrections, which converge to the solution of A x / 2 = b
+  KSP ksp;
+  Mat A2;
+  PetscInt its2;
+  KSPConvergedReason nan_reason, reason2;
+  PetscReal res2;
+  KSPConvergedReason inf_inside;
+  for (PetscInt at : {(PetscInt)0, (PetscInt)312}) { // point 0 on the boundary, 312 = (12, 12) inside (2D Q3, 8 cells: 25 x 25)
+    PetscCall(p.ksp(KSPRICHARDSON, PCVPATCH, nullptr, &ksp));
+    PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
+    PetscCall(VecSet(p.x, 1.0));
+    PetscCall(VecSetValue(p.x, at, PETSC_MAX_REAL * 10, INSERT_VALUES)); // Inf
+    PetscCall(VecAssemblyBegin(p.x));
+    PetscCall(VecAssemblyEnd(p.x));
+    PetscCall(KSPSolve(ksp, p.b, p.x));
+    PetscCall(KSPGetConvergedReason(ksp, at ? &inf_inside : &nan_reason));
+    PetscCall(KSPDestroy(&ksp));
+  }
+  PetscCall(DMCreateMatrix(p.dm, &A2));
+  PetscCall(MatScale(A2, 0.5));
+  PetscCall(p.ksp(KSPRICHARDSON, PCVPATCH, nullptr, &ksp));
+  PetscCall(KSPSetOperators(ksp, A2, p.A));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
+  PetscCall(p.solve(ksp, &its2));
+  PetscCall(KSPGetConvergedReason(ksp, &reason2));
+  {
+    Vec r;
+    PetscCall(VecDuplicate(p.b, &r));
+    PetscCall(MatMult(A2, p.x, r));
+    PetscCall(VecAYPX(r, -1.0, p.b));
+    PetscCall(VecNorm(r, NORM_2, &res2));
+    res2 /= bnorm;
+    PetscCall(VecDestroy(&r));
+  }
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&A2));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "KSPRichardson + PCVPATCH: an Inf in the initial guess %s (boundary), %s (inside); Amat = A / 2, Pmat = A: %s after %d steps, residual %.2e",
+                          KSPConvergedReasons[nan_reason], KSPConvergedReasons[inf_inside], KSPConvergedReasons[reason2], (int)its2, (double)res2));
+  PetscCall(Check(nan_reason < 0 && inf_inside < 0 && reason2 == KSP_CONVERGED_RTOL && res2 <= 1e-8, what));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -620,10 +679,12 @@ static PetscErrorCode CheckTranspose(const Problem &p)
     PetscReal tol;
   } cases[] = {{PCVPATCH, "-tr_pc_vpatch_sweep forward", 1e-12},        {PCVPATCH, "-tr_pc_vpatch_sweep backward", 1e-12},
                {PCVPATCH, "-tr_pc_vpatch_sweep symmetric", 1e-12},      {PCVPATCH, "-tr_pc_vpatch_type additive", 1e-12},
-               {PCVPATCHMG, "-tr_pc_vpatchmg_precision double", 1e-12}, {PCVPATCHMG, "-tr_pc_vpatchmg_precision single", 1e-6}};
+               {PCVPATCHMG, "-tr_pc_vpatchmg_precision double", 1e-12}, {PCVPATCHMG, "-tr_pc_vpatchmg_precision single", 1e-6},
+               {PCVPATCHMG, "-tr_pc_vpatchmg_precision double -tr_pc_vpatchmg_cycle_type w -tr_pc_vpatchmg_smooth_its 2 -tr_pc_vpatchmg_sweep backward", 1e-12},
+               {PCVPATCHMG, "-tr_pc_vpatchmg_precision double -tr_pc_vpatchmg_levels 2 -tr_pc_vpatchmg_type additive", 1e-12}};
   Vec x, y, Bx, Bty;
   PetscRandom rand;
-  char what[200];
+  char what[320];
   PetscFunctionBegin;
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rand));
   PetscCall(VecDuplicate(p.b, &x));
@@ -650,7 +711,9 @@ static PetscErrorCode CheckTranspose(const Problem &p)
                             (double)c.tol));
     PetscCall(Check(d <= c.tol, what));
     PetscCall(KSPDestroy(&ksp));
-    PetscCall(PetscOptionsClearValue(nullptr, std::strchr(c.opts, ' ') ? std::string(c.opts, std::strchr(c.opts, ' ')).c_str() : c.opts));
+    std::istringstream words(c.opts);
+    for (std::string w; words >> w;)
+      if (w[0] == '-') PetscCall(PetscOptionsClearValue(nullptr, w.c_str()));
   }
   KSP ksp;
   PC pc;
@@ -678,21 +741,37 @@ static PetscErrorCode CheckTranspose(const Problem &p)
 static PetscErrorCode CheckBinaryRoundTrip(const Problem &p)
 {
   PetscViewer viewer;
-  Vec v;
-  PetscReal d;
+  Vec v, u;
+  PetscReal d[2];
+  PetscMPIInt size, rank;
+  char file[64], info[80];
   PetscFunctionBegin;
-  PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, "mg_api_roundtrip.bin", FILE_MODE_WRITE, &viewer));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(PetscSNPrintf(file, sizeof(file), "mg_api_roundtrip_np%d.bin", (int)size)); // (api and api_np2 may run at once)
+  PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, file, FILE_MODE_WRITE, &viewer));
   PetscCall(VecView(p.b, viewer));
   PetscCall(PetscViewerDestroy(&viewer));
   PetscCall(DMCreateGlobalVector(p.dm, &v));
-  PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, "mg_api_roundtrip.bin", FILE_MODE_READ, &viewer));
-  PetscCall(VecLoad(v, viewer));
-  PetscCall(PetscViewerDestroy(&viewer));
-  PetscCall(RelDiff(v, p.b, &d));
-  char what[120];
-  PetscCall(PetscSNPrintf(what, sizeof(what), "VecView and VecLoad through a binary file: the loaded vector differs by %.1e", (double)d));
-  PetscCall(Check(d == 0, what));
+  PetscCall(MatCreateVecs(p.A, &u, nullptr)); // the operator's vectors load the same way
+  for (Vec w : {v, u}) {
+    PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, file, FILE_MODE_READ, &viewer));
+    PetscCall(VecLoad(w, viewer));
+    PetscCall(PetscViewerDestroy(&viewer));
+  }
+  PetscCall(RelDiff(v, p.b, &d[0]));
+  PetscCall(RelDiff(u, p.b, &d[1]));
+  if (!rank) {
+    PetscCall(PetscSNPrintf(info, sizeof(info), "%s.info", file));
+    (void)std::remove(file);
+    (void)std::remove(info);
+  }
+  char what[160];
+  PetscCall(PetscSNPrintf(what, sizeof(what), "VecView and VecLoad through a binary file: the loaded vectors (the DM's, the operator's) differ by %.1e, %.1e",
+                          (double)d[0], (double)d[1]));
+  PetscCall(Check(d[0] == 0 && d[1] == 0, what));
   PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&u));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
