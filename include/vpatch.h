@@ -9,6 +9,10 @@
 #include <petscdm.h>
 #include <petscksp.h>
 
+#define VPATCH_VERSION_MAJOR 0
+#define VPATCH_VERSION_MINOR 9
+#define VPATCH_VERSION_PATCH 0
+
 #define PCVPATCH   "vpatch"
 #define PCVPATCHMG "vpatchmg" /* multigrid cycle with vpatch smoothers in single (or double) precision */
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Quick start: install what is missing, build with CMake, and solve a 3D Poisson problem
-# with Q3 elements by GMRES + vertex-patch multigrid. Extra arguments go to the example.
+# with Q3 elements by FGMRES + vertex-patch multigrid. Extra arguments go to the example.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh

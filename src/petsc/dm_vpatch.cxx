@@ -174,11 +174,31 @@ static PetscErrorCode Coarsen_VPatch(DM dmf, MPI_Comm, DM *dmc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// How many times the level coarsens (DMCoarsen): halving the cells down to 2 per direction
+// while every rank's cell range stays even. As the DM's refinement level it is what PCMG
+// takes for its number of levels (minus one) when -pc_mg_levels is not given, as for a DMDA
+// refined by -da_refine.
+static PetscInt Coarsenings(const Level &level)
+{
+  PetscInt n = 0, cells = level.cells, unit = 1; // every range a multiple of 2 unit to coarsen
+  while (cells % 2 == 0 && cells > 2) {
+    bool nested = true;
+    for (PetscInt d = 0; d < level.dim; ++d)
+      for (PetscInt c : level.cell_ranges[d]) nested = nested && c % (2 * unit) == 0;
+    if (!nested) break;
+    cells /= 2;
+    unit *= 2;
+    ++n;
+  }
+  return n;
+}
+
 static PetscErrorCode CreateDMFromLevel(const std::shared_ptr<Level> &level, VecType vtype, DM *dm)
 {
   MPI_Comm comm = level->comm;
   PetscFunctionBegin;
   PetscCall(DMShellCreate(comm, dm));
+  PetscCall(DMSetRefineLevel(*dm, Coarsenings(*level)));
   PetscCall(LevelCompose((PetscObject)*dm, level));
   PetscCall(DMSetDimension(*dm, level->dim));
   if (vtype) PetscCall(DMSetVecType(*dm, vtype));
