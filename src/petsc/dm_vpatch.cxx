@@ -76,9 +76,12 @@ static PetscErrorCode CreateInterpolation_VPatch(DM dmc, DM dmf, Mat *P, Vec *rs
 {
   PetscFunctionBegin;
   PetscCall(VPatchCreateInterpolation(dmc, dmf, P));
-  if (rscale) *rscale = nullptr;
+  // the restriction's row-sum scaling (for solutions, as SNESFAS restricts them), as a DMDA's
+  if (rscale) PetscCall(DMCreateInterpolationScale(dmc, dmf, *P, rscale));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+
 
 static PetscErrorCode HasOption(PetscObject obj, const char *prefix, const char *name, PetscBool *has)
 {
@@ -137,12 +140,18 @@ static PetscErrorCode DestroyWrappedOperators(void *p)
   return PETSC_SUCCESS;
 }
 
+static PetscInt Coarsenings(const Level &level);
+
 static PetscErrorCode CoarsenHook_VPatch(DM, DM dmc, void *)
 {
   PetscErrorCode (*func)(KSP, Mat, Mat, void *);
   void *ctx;
   PetscContainer c;
+  std::shared_ptr<Level> coarse;
   PetscFunctionBegin;
+  // (DMCoarsen gave the coarse DM the fine one's refinement level after Coarsen_VPatch)
+  PetscCall(GetLevel(dmc, &coarse));
+  PetscCall(DMSetRefineLevel(dmc, Coarsenings(*coarse)));
   PetscCall(DMKSPGetComputeOperators(dmc, &func, &ctx));
   if (!func || func == ComputeOperators_VPatch) PetscFunctionReturn(PETSC_SUCCESS);
   if (func == ComputeOperators_Wrapped) { // a finer level's wrapper: wrap what it wraps, with a record of this DM's own

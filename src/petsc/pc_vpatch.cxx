@@ -99,8 +99,9 @@ static PetscErrorCode IsLevelSmoother(PC pc, bool *level)
 // after each step the unpreconditioned residual ||b - A y|| (whatever the KSP's norm type)
 // against max(rtol ||r_0||, abstol) and dtol ||r_0||, r_0 the initial guess's residual (w holds
 // the residuals); a NaN or Inf residual ends them as divergence; the last step reached is
-// CONVERGED_ITS, PETSc's convention for this path. Where A (pc->mat) is not the operator the PC
-// sweeps (pc->pmat), a step is a correction y += B (b - A y), B one sweep from zero.
+// CONVERGED_ITS, PETSc's convention for this path. Off PCMG's levels, where A (pc->mat) is not
+// the operator the PC sweeps (pc->pmat), a step is a correction y += B (b - A y), B one sweep
+// from zero (on PCMG's levels Amat is Pmat).
 static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its,
                                                PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
