@@ -34,7 +34,6 @@ int main(int argc, char **argv)
   KSP ksp;
   PC pc;
   VecType vtype;
-  char precbuf[16];
 
   PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
   PetscCall(VPatchInitializePackage());
