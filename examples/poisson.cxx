@@ -21,7 +21,7 @@ static const char help[] = "Solves -Laplace u = f on [0,1]^d, u = prod_i sin(pi 
 int main(int argc, char **argv)
 {
   PetscInt dim = 3, degree = 2, cells = 8, refine = -1, its, levels = 1, repeat = 1;
-  PetscBool view = PETSC_FALSE, fmg = PETSC_FALSE, ismg, isvpmg, iscuda, set, isgmres;
+  PetscBool view = PETSC_FALSE, fmg = PETSC_FALSE, ismg, isvpmg, iscuda, set, isgmres, preonly;
   const char *const rhs_types[] = {"sine", "one", "RHSType", "RHS_", nullptr};
   PetscInt rhs = 0;
   PetscMPIInt size;
@@ -85,6 +85,7 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCVPATCHMG, &isvpmg));
   PetscCheck(!fmg || isvpmg, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-fmg needs -pc_type vpatchmg");
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
   PetscCall(KSPSetUp(ksp));
   PetscCall(VecNorm(b, NORM_2, &bnorm)); /* b to the device (if it lives there) before the solve */
   PetscCall(PetscTime(&t1));
@@ -95,9 +96,9 @@ int main(int argc, char **argv)
     PetscCall(PetscTime(&t1));
     if (fmg) {
       PetscCall(PCVPatchMGApplyFull(pc, b, x));
-      PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
+      if (!preonly) PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
     }
-    PetscCall(KSPSolve(ksp, b, x));
+    if (!(fmg && preonly)) PetscCall(KSPSolve(ksp, b, x)); /* -ksp_type preonly -fmg: full multigrid alone */
     PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
     PetscCall(PetscDeviceContextSynchronize(dctx)); /* the solve's device work is done (no-op on the host) */
     PetscCall(PetscTime(&t2));
@@ -135,7 +136,7 @@ int main(int argc, char **argv)
                         " ranks=%d iterations=%" PetscInt_FMT " rel_residual=%.3e l2_error=%s setup_s=%.4f solve_s=%.4f solve_avg_s=%.4f precision=%s device=%s"
                         " reason=%s\n",
                         dim, degree, cells, levels, dofs, (int)size, its, (double)(bnorm > 0 ? rnorm / bnorm : rnorm), errstr, tsetup, best, total / repeat,
-                        precision, iscuda ? "cuda" : "cpu", KSPConvergedReasons[reason]));
+                        precision, iscuda ? "cuda" : "cpu", fmg && preonly ? "FULL_MULTIGRID_ONLY" : KSPConvergedReasons[reason]));
 
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&r));

@@ -7,8 +7,9 @@
 namespace vpatch {
 struct Events {
   // mult: MatMult; residual: a level's b - A x; peer: a ghost exchange through CUDA IPC;
-  // peer_setup: making one (IPC handles); level_setup: a level's layout and PetscSFs
-  PetscLogEvent mult, residual, diagonal, smooth, prolong, restrict_, setup, convert, peer, peer_setup, level_setup;
+  // peer_setup: making one (IPC handles); level_setup: a level's layout and PetscSFs;
+  // full_mg: PCVPatchMGApplyFull (the events of its kernels inside)
+  PetscLogEvent mult, residual, diagonal, smooth, prolong, restrict_, setup, convert, peer, peer_setup, level_setup, full_mg;
 };
 extern Events events;
 extern PetscClassId classid;

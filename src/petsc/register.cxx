@@ -58,6 +58,7 @@ PetscErrorCode VPatchInitializePackage(void)
   PetscCall(PetscLogEventRegister("VPatchPeerExch", classid, &events.peer));
   PetscCall(PetscLogEventRegister("VPatchPeerSetup", classid, &events.peer_setup));
   PetscCall(PetscLogEventRegister("VPatchLevelSetup", classid, &events.level_setup));
+  PetscCall(PetscLogEventRegister("VPatchFullMG", classid, &events.full_mg));
   PetscCall(PCRegister(PCVPATCH, PCCreate_VPatch));
   PetscCall(PCRegister(PCVPATCHMG, PCCreate_VPatchMG));
   PetscCall(PetscRegisterFinalize(Finalize));

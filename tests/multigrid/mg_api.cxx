@@ -139,7 +139,7 @@ static PetscErrorCode CheckSolverChange(const Problem &p, PCType type, int mode)
   PetscInt its0, its1;
   char what[160];
   PetscFunctionBegin;
-  PetscCall(p.ksp(KSPGMRES, type, "api_", &ksp));
+  PetscCall(p.ksp(KSPFGMRES, type, "api_", &ksp));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(p.solve(ksp, &its0));
   PetscCall(KSPGetPC(ksp, &pc));
@@ -575,7 +575,7 @@ static PetscErrorCode CheckRetryAfterError(const Problem &p, PCType type)
   KSP ksp;
   PetscErrorCode reuse;
   PetscInt its2 = -1;
-  PetscCall(p.ksp(KSPGMRES, type, nullptr, &ksp));
+  PetscCall(p.ksp(KSPFGMRES, type, nullptr, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(p.solve(ksp, &its2));
   PetscCall(KSPSetReusePreconditioner(ksp, PETSC_TRUE));
