@@ -49,9 +49,11 @@ PETSC_EXTERN PetscErrorCode PCVPatchSetLocalSolverType(PC pc, PCVPatchLocalSolve
 
 /* PCVPATCHMG: the precision of its cycle (-pc_vpatchmg_precision), the number of levels
    (-pc_vpatchmg_levels; PETSC_DECIDE: down to 2 cells per direction or as far as the rank
-   partition allows), pre- and post-smoothing sweeps (-pc_vpatchmg_smooth_its) and the cycle
-   type (-pc_vpatchmg_cycle_type; PC_MG_CYCLE_V or PC_MG_CYCLE_W). The setters do nothing on
-   other PC types; the smoother takes PCVPatchSet*. */
+   partition allows), pre- and post-smoothing sweeps (-pc_vpatchmg_smooth_its), the cycle
+   type (-pc_vpatchmg_cycle_type; PC_MG_CYCLE_V or PC_MG_CYCLE_W) and the symmetric cycle
+   (-pc_vpatchmg_symmetric_cycle: post-smoothing by the transposed sweep, a symmetric
+   preconditioner for CG; by default on under CG-type Krylov methods). The setters do nothing
+   on other PC types; the smoother takes PCVPatchSet*. */
 typedef enum { PC_VPATCHMG_SINGLE, PC_VPATCHMG_DOUBLE } PCVPatchMGPrecision;
 PETSC_EXTERN const char *const PCVPatchMGPrecisions[];
 PETSC_EXTERN PetscErrorCode PCVPatchMGSetPrecision(PC pc, PCVPatchMGPrecision precision);
@@ -60,6 +62,7 @@ PETSC_EXTERN PetscErrorCode PCVPatchMGSetLevels(PC pc, PetscInt levels);
 PETSC_EXTERN PetscErrorCode PCVPatchMGGetLevels(PC pc, PetscInt *levels); /* sets the PC up */
 PETSC_EXTERN PetscErrorCode PCVPatchMGSetNumberSmooth(PC pc, PetscInt sweeps);
 PETSC_EXTERN PetscErrorCode PCVPatchMGSetCycleType(PC pc, PCMGCycleType type);
+PETSC_EXTERN PetscErrorCode PCVPatchMGSetSymmetricCycle(PC pc, PetscBool on);
 /* The multigrid cycle of PCVPATCHMG as full multigrid (nested iteration, paper Algorithm
    2.2): y = an approximate solution of A y = b, for use as an initial guess. */
 PETSC_EXTERN PetscErrorCode PCVPatchMGApplyFull(PC pc, Vec b, Vec y);

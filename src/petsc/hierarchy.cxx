@@ -35,11 +35,14 @@ static constexpr bool graphs_built = true;
 static constexpr bool graphs_built = false;
 #endif
 
+bool operator==(const SmootherConfig &s, const SmootherConfig &t)
+{
+  return s.sweep == t.sweep && s.type == t.type && s.damping == t.damping && s.solver == t.solver && s.kernel == t.kernel;
+}
+
 static bool same(const CycleConfig &a, const CycleConfig &b)
 {
-  const SmootherConfig &s = a.smoother, &t = b.smoother;
-  return a.smooth_its == b.smooth_its && a.cycles == b.cycles && s.sweep == t.sweep && s.type == t.type && s.damping == t.damping &&
-         s.solver == t.solver && s.kernel == t.kernel;
+  return a.smooth_its == b.smooth_its && a.cycles == b.cycles && a.pre == b.pre && a.post == b.post;
 }
 
 template <typename Number>
@@ -136,20 +139,23 @@ PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, boo
   }
   if (zero_guess) PetscCall(A.zero(x));
   if (l == 0) { // on 2 cells per direction one patch: one undamped sweep is exact, whatever the levels use; else the levels' smoothing
-    SmootherConfig coarse = cfg.smoother;
-    const bool exact = A.box().cells == 2;
-    if (exact) {
-      coarse.type = CompositeType::Multiplicative;
-      coarse.sweep = SweepType::Forward;
-      coarse.damping = 1.0;
-    }
     PetscCall(PetscLogEventBegin(events.smooth, 0, 0, 0, 0));
-    for (int i = 0; i < (exact ? 1 : cfg.smooth_its); ++i) PetscCall(A.smooth(coarse, b, x, zero_guess && i == 0));
+    if (A.box().cells == 2) {
+      SmootherConfig exact = cfg.pre;
+      exact.type = CompositeType::Multiplicative;
+      exact.sweep = SweepType::Forward;
+      exact.damping = 1.0;
+      PetscCall(A.smooth(exact, b, x, zero_guess));
+    } else { // the pre-smoothing, and where it differs the post-smoothing (a symmetric cycle stays symmetric)
+      for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.pre, b, x, zero_guess && i == 0));
+      if (!(cfg.post == cfg.pre))
+        for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.post, b, x));
+    }
     PetscCall(PetscLogEventEnd(events.smooth, 0, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(events.smooth, 0, 0, 0, 0));
-  for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.smoother, b, x, zero_guess && i == 0));
+  for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.pre, b, x, zero_guess && i == 0));
   PetscCall(PetscLogEventEnd(events.smooth, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(events.residual, 0, 0, 0, 0));
   PetscCall(A.residual(b, x, r));
@@ -163,7 +169,7 @@ PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, boo
   PetscCall(transfers_->prolongate_add(l, solution(l - 1), x));
   PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(events.smooth, 0, 0, 0, 0));
-  for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.smoother, b, x));
+  for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.post, b, x));
   PetscCall(PetscLogEventEnd(events.smooth, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

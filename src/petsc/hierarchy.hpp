@@ -8,10 +8,12 @@
 namespace vpatch {
 
 struct CycleConfig {
-  SmootherConfig smoother;
-  int smooth_its = 1; // pre- and post-smoothing sweeps
-  int cycles = 1;     // 1: V-cycle, 2: W-cycle
+  SmootherConfig pre;  // the smoother before the coarse correction
+  SmootherConfig post; // after it: pre itself, or its transpose (a symmetric cycle, for CG)
+  int smooth_its = 1;  // pre- and post-smoothing sweeps
+  int cycles = 1;      // 1: V-cycle, 2: W-cycle
 };
+bool operator==(const SmootherConfig &a, const SmootherConfig &b);
 
 template <typename Number>
 class Hierarchy {

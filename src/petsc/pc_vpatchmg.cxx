@@ -29,6 +29,11 @@ struct PC_VPatchMG {
   PetscBool graphs = PETSC_TRUE;     // CUDA graphs of the small levels' cycles (Hierarchy::use_graphs)
   PetscBool allow_inflexible = PETSC_FALSE; // single precision under a Krylov method that needs a linear PC (PCPreSolve_VPatchMG)
   PetscInt agglomerate = -1;         // on several ranks, the levels of at most this many points on rank 0 alone (-1: by memory space)
+  // post-smoothing by the pre-smoother's transpose (forward sweep before, backward after the
+  // coarse correction): a symmetric cycle, as CG needs, at the cost of the plain one. Unknown:
+  // under the Krylov methods that need a symmetric preconditioner (ksp_symmetric, PCPreSolve).
+  PetscBool3 symmetric_cycle = PETSC_BOOL3_UNKNOWN;
+  bool ksp_symmetric = false;
   std::vector<std::shared_ptr<Level>> mesh; // null on ranks other than 0 for the agglomerated levels
   std::shared_ptr<Agglomeration> agg;
   std::unique_ptr<Hierarchy<float>> single;
@@ -37,13 +42,16 @@ struct PC_VPatchMG {
   bool odd_finest = false;       // a mesh that could coarsen kept one level: the finest level's cell ranges are odd
   MemSpace space = MemSpace::Host;
 
-  // transpose: the cycle's transpose (pre- and post-smoothing swapped and transposed; with
-  // the same smoother in both, the cycle with the smoother's transpose)
+  bool symmetric() const { return symmetric_cycle == PETSC_BOOL3_UNKNOWN ? ksp_symmetric : symmetric_cycle == PETSC_BOOL3_TRUE; }
+  // transpose: the cycle's transpose, pre- and post-smoothing swapped and transposed (the
+  // smoother S before and after: S^T in both; S before, S^T after: the cycle itself)
   CycleConfig config(bool transpose = false) const
   {
     CycleConfig c;
     const Level &L = *mesh.back();
-    c.smoother = smoother.config((int)L.dim, (int)L.degree, precision == PC_VPATCHMG_SINGLE, transpose);
+    const bool single = precision == PC_VPATCHMG_SINGLE, sym = symmetric();
+    c.pre  = smoother.config((int)L.dim, (int)L.degree, single, transpose && !sym);
+    c.post = smoother.config((int)L.dim, (int)L.degree, single, transpose || sym);
     c.smooth_its = (int)smooth_its;
     c.cycles = (int)cycle;
     return c;
@@ -145,10 +153,10 @@ static PetscErrorCode PCSetUp_VPatchMG(PC pc)
   PetscCall(BuildMeshes(pc, mg, s));
   if (mg->precision == PC_VPATCHMG_SINGLE) {
     PetscCall(GetHierarchy(mg, s, mg->single));
-    PetscCall(mg->single->prepare_exchanges(mg->config().smoother));
+    PetscCall(mg->single->prepare_exchanges(mg->config().pre));
   } else {
     PetscCall(GetHierarchy(mg, s, mg->dbl));
-    PetscCall(mg->dbl->prepare_exchanges(mg->config().smoother));
+    PetscCall(mg->dbl->prepare_exchanges(mg->config().pre));
   }
   PetscCall(PetscLogEventEnd(events.setup, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -264,6 +272,10 @@ static PetscErrorCode PCVPatchMGSetLevels_VPatchMG(PC pc, PetscInt levels)
 }
 static PetscErrorCode PCVPatchMGSetNumberSmooth_VPatchMG(PC pc, PetscInt n) { return static_cast<PC_VPatchMG *>(pc->data)->smooth_its = n, PETSC_SUCCESS; }
 static PetscErrorCode PCVPatchMGSetCycleType_VPatchMG(PC pc, PCMGCycleType t) { return static_cast<PC_VPatchMG *>(pc->data)->cycle = t, PETSC_SUCCESS; }
+static PetscErrorCode PCVPatchMGSetSymmetricCycle_VPatchMG(PC pc, PetscBool on)
+{
+  return static_cast<PC_VPatchMG *>(pc->data)->symmetric_cycle = PetscBoolToBool3(on), PETSC_SUCCESS;
+}
 
 // "-<prefix>name" for an error message about an option
 static const char *OptionName(PetscOptionItems *PetscOptionsObject, const char *name, char (&buf)[128])
@@ -308,6 +320,12 @@ static PetscErrorCode PCSetFromOptions_VPatchMG(PC pc, PetscOptionItems *PetscOp
                OptionName(PetscOptionsObject, "-pc_vpatchmg_cycle_type", buf));
     mg->cycle = cycle;
   }
+  PetscBool sym = PetscBool3ToBool(mg->symmetric_cycle);
+  PetscCall(PetscOptionsBool("-pc_vpatchmg_symmetric_cycle",
+                             "Post-smoothing by the transposed smoother (forward sweep before, backward after the coarse correction): a symmetric cycle "
+                             "(default: under CG, MINRES and the other Krylov methods that need a symmetric preconditioner)",
+                             "PCVPatchMGSetSymmetricCycle", sym, &sym, &flg));
+  if (flg) mg->symmetric_cycle = PetscBoolToBool3(sym);
   PetscCall(PetscOptionsBool("-pc_vpatchmg_allow_inflexible",
                              "In single precision, allow Krylov methods that need a linear preconditioner (GMRES, BiCGStab, ...: their residual estimates go wrong)",
                              "PCVPATCHMG", mg->allow_inflexible, &mg->allow_inflexible, nullptr));
@@ -335,6 +353,11 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %s-precision multigrid, %s-cycle, %" PetscInt_FMT " pre- and post-smoothing sweeps\n",
                                    PCVPatchMGPrecisions[mg->precision], mg->cycle == PC_MG_CYCLE_V ? "V" : "W", mg->smooth_its));
+  if (mg->smoother.type == PC_VPATCH_MULTIPLICATIVE && mg->smoother.sweep != PC_VPATCH_SWEEP_SYMMETRIC) {
+    const bool deflt = mg->symmetric_cycle == PETSC_BOOL3_UNKNOWN;
+    if (mg->symmetric()) PetscCall(PetscViewerASCIIPrintf(viewer, "  symmetric cycle: post-smoothing by the transposed sweep%s\n", deflt ? " (the default under this Krylov method)" : ""));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  post-smoothing by the same sweep (%s)\n", deflt ? "the transposed one, a symmetric cycle, by default under CG-type Krylov methods" : "symmetric cycle off"));
+  }
   if (mg->precision == PC_VPATCHMG_SINGLE)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  full multigrid: %s\n",
                                      mg->fmg_double ? "level solutions in double, one float cycle per level on the double residual" : "all in float"));
@@ -419,10 +442,14 @@ static PetscErrorCode PCVPatchMGApplyFull_VPatchMG(PC pc, Vec b, Vec y)
 static PetscErrorCode PCPreSolve_VPatchMG(PC pc, KSP ksp, Vec, Vec)
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
-  PetscBool safe;
+  PetscBool safe, symmetric;
   KSPType type;
   const char *prefix;
   PetscFunctionBegin;
+  // the methods built on a symmetric preconditioner get the symmetric cycle by default
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &symmetric, KSPCG, KSPPIPECG, KSPPIPECGRR, KSPPIPELCG, KSPGROPPCG, KSPCR, KSPPIPECR, KSPMINRES,
+                                      KSPSYMMLQ, KSPNASH, KSPSTCG, KSPGLTR, KSPQCG, ""));
+  mg->ksp_symmetric = symmetric;
   if (mg->precision != PC_VPATCHMG_SINGLE || mg->allow_inflexible) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &safe, KSPFGMRES, KSPGCR, KSPFCG, KSPPIPEFCG, KSPPIPEGCR, KSPFBCGS, KSPFBCGSR, KSPCG, KSPRICHARDSON,
                                       KSPPREONLY, ""));
@@ -447,6 +474,7 @@ static PetscErrorCode ComposeMethods(PC pc, bool on)
   PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGSetLevels_C", on ? PCVPatchMGSetLevels_VPatchMG : nullptr));
   PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGSetNumberSmooth_C", on ? PCVPatchMGSetNumberSmooth_VPatchMG : nullptr));
   PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGSetCycleType_C", on ? PCVPatchMGSetCycleType_VPatchMG : nullptr));
+  PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGSetSymmetricCycle_C", on ? PCVPatchMGSetSymmetricCycle_VPatchMG : nullptr));
   PetscCall(SmootherSetters<PC_VPatchMG>::compose(pc, on));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -537,6 +565,15 @@ PetscErrorCode PCVPatchMGSetCycleType(PC pc, PCMGCycleType type)
   PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscCheck(type == PC_MG_CYCLE_V || type == PC_MG_CYCLE_W, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCMGCycleType %d", (int)type);
   PetscTryMethod(pc, "PCVPatchMGSetCycleType_C", (PC, PCMGCycleType), (pc, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCVPatchMGSetSymmetricCycle(PC pc, PetscBool on)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, on, 2);
+  PetscTryMethod(pc, "PCVPatchMGSetSymmetricCycle_C", (PC, PetscBool), (pc, on));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -9,9 +9,12 @@ error of u = prod_i sin(pi x_i) is reported) and a relative residual tolerance o
   vpmg-d   -pc_type vpatchmg -pc_vpatchmg_precision double          (the same cycle, own code)
   mixed    -pc_type vpatchmg                                         (default: single precision)
 
-with the outer Krylov method of --ksp: fgmres (the example's default, right preconditioned)
-or cg (-ksp_type cg, and the symmetric sweep on every level: -mg_levels_pc_vpatch_sweep
-symmetric / -pc_vpatchmg_sweep symmetric). Exits non-zero if any of these is violated:
+with the outer Krylov method of --ksp: fgmres (the example's default, right preconditioned),
+cg (-ksp_type cg, and the symmetric sweep on every level: -mg_levels_pc_vpatch_sweep
+symmetric / -pc_vpatchmg_sweep symmetric) or cg-cycle (-ksp_type cg with the symmetric
+cycle: forward sweeps before and backward sweeps after the coarse correction, in PCMG
+-pc_mg_distinct_smoothup -mg_levels_up_pc_type vpatch -mg_levels_up_pc_vpatch_sweep backward,
+in vpatchmg its default under CG). Exits non-zero if any of these is violated:
 
   * every run exits 0 and prints a 'summary:' line with rel_residual <= --rtol (1e-9),
     levels = L, and the precision it was asked for (double / double / mixed);
@@ -36,7 +39,7 @@ the full-multigrid initial guess does not cost iterations: iterations(fmg-*) <= 
 single precision keeps the double full multigrid's accuracy (level solutions in double, float
 cycles): iterations(fmg-s) <= iterations(fmg-d) + --fmg-extra-its (0).
 
-usage: compare_precisions.py --poisson PATH --dim 2|3 --cases K:CELLS,... [--ksp fgmres|cg]
+usage: compare_precisions.py --poisson PATH --dim 2|3 --cases K:CELLS,... [--ksp fgmres|cg|cg-cycle]
                              [--fmg [--fmg-extra-its 0]] [--mpiexec PATH --ranks N] [--timeout S]
                              [--max-extra-its 1] [--l2-rtol 5e-3] [--roundoff 1e-12]
                              [--roundoff-atol A] [--rtol 1e-9] [--vpmg-args "OPTIONS"]
@@ -119,7 +122,7 @@ def main():
     ap.add_argument("--poisson", required=True)
     ap.add_argument("--dim", type=int, required=True)
     ap.add_argument("--cases", required=True, help="comma separated K:CELLS (cells a power of two >= 4)")
-    ap.add_argument("--ksp", choices=["fgmres", "cg"], default="fgmres")
+    ap.add_argument("--ksp", choices=["fgmres", "cg", "cg-cycle"], default="fgmres")
     ap.add_argument("--fmg", action="store_true")
     ap.add_argument("--fmg-extra-its", type=int, default=0)
     ap.add_argument("--mpiexec", default=None)
@@ -145,6 +148,9 @@ def main():
     if args.ksp == "cg":
         ksp_mg = ["-ksp_type", "cg", "-mg_levels_pc_vpatch_sweep", "symmetric"]
         ksp_vp = ["-ksp_type", "cg", "-pc_vpatchmg_sweep", "symmetric"]
+    elif args.ksp == "cg-cycle":
+        ksp_mg = ["-ksp_type", "cg", "-pc_mg_distinct_smoothup", "-mg_levels_up_pc_type", "vpatch", "-mg_levels_up_pc_vpatch_sweep", "backward"]
+        ksp_vp = ["-ksp_type", "cg"]
     ksp_vp += args.vpmg_args.split()
     mode = "full multigrid + %s" % args.ksp.upper() if args.fmg else args.ksp.upper()
     atol = args.roundoff if args.roundoff_atol is None else args.roundoff_atol

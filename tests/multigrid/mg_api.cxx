@@ -31,6 +31,11 @@
 //  13. PCApplyTranspose of PCVPATCH and PCVPATCHMG is the adjoint of PCApply; KSPSolveTranspose
 //      with PCMG and vpatch levels converges (PETSC_ERR_SUP before).
 //  14. VecView and VecLoad of the DM's vectors through a binary file (natural order).
+//  15. PCVPATCHMG's symmetric cycle (post-smoothing by the transposed sweep) is a symmetric
+//      preconditioner, <y, B x> = <B y, x>, in double to rounding (V- and W-cycles, a coarse
+//      level smoothed, not solved) and in single to float accuracy, and the plain cycle is not;
+//      by default it is on after a solve with CG, off after one with FGMRES (PCView says which),
+//      and PCVPatchMGSetSymmetricCycle overrides that.
 #include <petscsnes.h>
 #include <cstdio>
 #include <cstring>
@@ -736,6 +741,92 @@ static PetscErrorCode CheckTranspose(const Problem &p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// |<y, B x> - <B y, x>| / |<y, B x>| for random x, y: how far PC B is from symmetric.
+static PetscErrorCode Asymmetry(PC pc, const Vec like, PetscReal *d)
+{
+  Vec x, y, Bx, By;
+  PetscRandom rand;
+  PetscScalar yBx, Byx;
+  PetscFunctionBegin;
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rand));
+  for (Vec *v : {&x, &y, &Bx, &By}) PetscCall(VecDuplicate(like, v));
+  PetscCall(VecSetRandom(x, rand));
+  PetscCall(VecSetRandom(y, rand));
+  PetscCall(PCApply(pc, x, Bx));
+  PetscCall(PCApply(pc, y, By));
+  PetscCall(VecDot(y, Bx, &yBx));
+  PetscCall(VecDot(By, x, &Byx));
+  *d = PetscAbsScalar(yBx - Byx) / PetscAbsScalar(yBx);
+  for (Vec *v : {&x, &y, &Bx, &By}) PetscCall(VecDestroy(v));
+  PetscCall(PetscRandomDestroy(&rand));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// 15. The symmetric cycle of PCVPATCHMG.
+static PetscErrorCode CheckSymmetricCycle(const Problem &p)
+{
+  struct Case {
+    const char *opts;
+    bool symmetric;
+    PetscReal tol; // symmetric: at most; else at least
+  } cases[] = {{"-sym_pc_vpatchmg_precision double -sym_pc_vpatchmg_symmetric_cycle", true, 1e-12},
+               {"-sym_pc_vpatchmg_precision double -sym_pc_vpatchmg_symmetric_cycle -sym_pc_vpatchmg_sweep backward -sym_pc_vpatchmg_cycle_type w "
+                "-sym_pc_vpatchmg_smooth_its 2 -sym_pc_vpatchmg_levels 2",
+                true, 1e-12},
+               {"-sym_pc_vpatchmg_precision single -sym_pc_vpatchmg_symmetric_cycle", true, 1e-6},
+               {"-sym_pc_vpatchmg_precision double -sym_pc_vpatchmg_symmetric_cycle 0", false, 1e-6},
+               {"-sym_pc_vpatchmg_precision double -sym_pc_vpatchmg_symmetric_cycle 0 -sym_pc_vpatchmg_levels 2", false, 1e-6}};
+  char what[320];
+  PetscFunctionBegin;
+  for (const Case &c : cases) {
+    KSP ksp;
+    PC pc;
+    PetscReal d;
+    PetscCall(PetscOptionsInsertString(nullptr, c.opts));
+    PetscCall(p.ksp(KSPFGMRES, PCVPATCHMG, "sym_", &ksp));
+    PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(KSPSetUp(ksp));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(Asymmetry(pc, p.b, &d));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "PCVPATCHMG %s: |<y, B x> - <B y, x>| / |<y, B x>| = %.1e (%s %.0e)", c.opts, (double)d,
+                            c.symmetric ? "at most" : "at least", (double)c.tol));
+    PetscCall(Check(c.symmetric ? d <= c.tol : d >= c.tol, what));
+    PetscCall(KSPDestroy(&ksp));
+    std::istringstream words(c.opts);
+    for (std::string w; words >> w;)
+      if (w[0] == '-') PetscCall(PetscOptionsClearValue(nullptr, w.c_str()));
+  }
+  // the default follows the Krylov method of the last solve; the setter overrides it
+  KSP ksp;
+  PC pc;
+  PetscInt its;
+  PetscReal d[4];
+  bool view[2];
+  PetscCall(p.ksp(KSPCG, PCVPATCHMG, "symd_", &ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCVPatchMGSetPrecision(pc, PC_VPATCHMG_DOUBLE));
+  PetscCall(p.solve(ksp, &its));
+  PetscCall(Asymmetry(pc, p.b, &d[0]));
+  PetscCall(ViewContains(pc, "symmetric cycle: post-smoothing by the transposed sweep (the default under this Krylov method)", &view[0]));
+  PetscCall(KSPSetType(ksp, KSPFGMRES));
+  PetscCall(p.solve(ksp, &its));
+  PetscCall(Asymmetry(pc, p.b, &d[1]));
+  PetscCall(ViewContains(pc, "post-smoothing by the same sweep (the transposed one", &view[1]));
+  PetscCall(PCVPatchMGSetSymmetricCycle(pc, PETSC_TRUE));
+  PetscCall(p.solve(ksp, &its));
+  PetscCall(Asymmetry(pc, p.b, &d[2]));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(PCVPatchMGSetSymmetricCycle(pc, PETSC_FALSE));
+  PetscCall(p.solve(ksp, &its));
+  PetscCall(Asymmetry(pc, p.b, &d[3]));
+  PetscCall(PetscSNPrintf(what, sizeof(what),
+                          "PCVPATCHMG symmetric cycle by default: asymmetry after CG %.1e, after FGMRES %.1e (views %d %d); set on under FGMRES %.1e, off under CG %.1e",
+                          (double)d[0], (double)d[1], (int)view[0], (int)view[1], (double)d[2], (double)d[3]));
+  PetscCall(Check(its > 0 && d[0] <= 1e-12 && d[1] >= 1e-6 && view[0] && view[1] && d[2] <= 1e-12 && d[3] >= 1e-6, what));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // 14. VecView and VecLoad of the DM's vectors in a binary file (natural order, as a DMDA's):
 // a vector loaded back equals the one written.
 static PetscErrorCode CheckBinaryRoundTrip(const Problem &p)
@@ -805,6 +896,7 @@ int main(int argc, char **argv)
   PetscCall(CheckRichardson(p));
   PetscCall(CheckTranspose(p));
   PetscCall(CheckBinaryRoundTrip(p));
+  PetscCall(CheckSymmetricCycle(p));
   PetscCall(p.destroy());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d check(s) failed\n", failures));
   PetscCall(PetscFinalize());
