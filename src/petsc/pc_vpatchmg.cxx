@@ -442,14 +442,11 @@ static PetscErrorCode PCVPatchMGApplyFull_VPatchMG(PC pc, Vec b, Vec y)
 static PetscErrorCode PCPreSolve_VPatchMG(PC pc, KSP ksp, Vec, Vec)
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
-  PetscBool safe, symmetric;
+  PetscBool safe;
   KSPType type;
   const char *prefix;
   PetscFunctionBegin;
-  // the methods built on a symmetric preconditioner get the symmetric cycle by default
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &symmetric, KSPCG, KSPPIPECG, KSPPIPECGRR, KSPPIPELCG, KSPGROPPCG, KSPCR, KSPPIPECR, KSPMINRES,
-                                      KSPSYMMLQ, KSPNASH, KSPSTCG, KSPGLTR, KSPQCG, ""));
-  mg->ksp_symmetric = symmetric;
+  PetscCall(KSPNeedsSymmetricPC(ksp, &mg->ksp_symmetric)); // the symmetric cycle by default
   if (mg->precision != PC_VPATCHMG_SINGLE || mg->allow_inflexible) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &safe, KSPFGMRES, KSPGCR, KSPFCG, KSPPIPEFCG, KSPPIPEGCR, KSPFBCGS, KSPFBCGSR, KSPCG, KSPRICHARDSON,
                                       KSPPREONLY, ""));

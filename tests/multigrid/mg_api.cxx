@@ -36,6 +36,8 @@
 //      level smoothed, not solved) and in single to float accuracy, and the plain cycle is not;
 //      by default it is on after a solve with CG, off after one with FGMRES (PCView says which),
 //      and PCVPatchMGSetSymmetricCycle overrides that.
+//  16. PCVPATCH alone under CG: the sweep not chosen is the symmetric one (CG converges, the view
+//      says why); a forward sweep chosen stays (CG stalls), and under GMRES the default is forward.
 #include <petscsnes.h>
 #include <cstdio>
 #include <cstring>
@@ -827,6 +829,35 @@ static PetscErrorCode CheckSymmetricCycle(const Problem &p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// 16. PCVPATCH's sweep under CG.
+static PetscErrorCode CheckSweepUnderCG(const Problem &p)
+{
+  KSP ksp;
+  PC pc;
+  PetscInt its[3];
+  bool view[3];
+  char what[256];
+  PetscFunctionBegin;
+  PetscCall(p.ksp(KSPCG, PCVPATCH, "cgs_", &ksp));
+  PetscCall(KSPSetTolerances(ksp, 1e-9, PETSC_DEFAULT, PETSC_DEFAULT, 200));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(p.solve(ksp, &its[0]));
+  PetscCall(ViewContains(pc, "(the symmetric sweep: the default under this Krylov method", &view[0]));
+  PetscCall(KSPSetType(ksp, KSPGMRES));
+  PetscCall(p.solve(ksp, &its[1]));
+  PetscCall(ViewContains(pc, "sweep forward", &view[1]));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(PCVPatchSetSweepType(pc, PC_VPATCH_SWEEP_FORWARD));
+  PetscCall(p.solve(ksp, &its[2]));
+  PetscCall(ViewContains(pc, "sweep forward", &view[2]));
+  PetscCall(PetscSNPrintf(what, sizeof(what),
+                          "PCVPATCH under CG by default: %d iterations (view %d); under GMRES %d (view forward %d); forward chosen under CG: %d (-1: no convergence in 200; view %d)",
+                          (int)its[0], (int)view[0], (int)its[1], (int)view[1], (int)its[2], (int)view[2]));
+  PetscCall(Check(its[0] > 0 && view[0] && its[1] > 0 && view[1] && its[2] < 0 && view[2], what));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // 14. VecView and VecLoad of the DM's vectors in a binary file (natural order, as a DMDA's):
 // a vector loaded back equals the one written.
 static PetscErrorCode CheckBinaryRoundTrip(const Problem &p)
@@ -897,6 +928,7 @@ int main(int argc, char **argv)
   PetscCall(CheckTranspose(p));
   PetscCall(CheckBinaryRoundTrip(p));
   PetscCall(CheckSymmetricCycle(p));
+  PetscCall(CheckSweepUnderCG(p));
   PetscCall(p.destroy());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d check(s) failed\n", failures));
   PetscCall(PetscFinalize());
