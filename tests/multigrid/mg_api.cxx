@@ -675,6 +675,16 @@ static PetscErrorCode CheckRichardson(const Problem &p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// Removes the options named in opts (as PetscOptionsInsertString entered them).
+static PetscErrorCode ClearOptions(const char *opts)
+{
+  PetscFunctionBegin;
+  std::istringstream words(opts);
+  for (std::string w; words >> w;)
+    if (w[0] == '-') PetscCall(PetscOptionsClearValue(nullptr, w.c_str()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // 13. PCApplyTranspose: <y, B x> = <B^T y, x> for random x, y (PCVPATCH with each sweep and
 // additive, PCVPATCHMG in double and in single precision, whose float cycle agrees to about float
 // accuracy); KSPSolveTranspose with PCMG and vpatch levels converges as KSPSolve does.
@@ -718,9 +728,7 @@ static PetscErrorCode CheckTranspose(const Problem &p)
                             (double)c.tol));
     PetscCall(Check(d <= c.tol, what));
     PetscCall(KSPDestroy(&ksp));
-    std::istringstream words(c.opts);
-    for (std::string w; words >> w;)
-      if (w[0] == '-') PetscCall(PetscOptionsClearValue(nullptr, w.c_str()));
+    PetscCall(ClearOptions(c.opts));
   }
   KSP ksp;
   PC pc;
@@ -794,9 +802,7 @@ static PetscErrorCode CheckSymmetricCycle(const Problem &p)
                             c.symmetric ? "at most" : "at least", (double)c.tol));
     PetscCall(Check(c.symmetric ? d <= c.tol : d >= c.tol, what));
     PetscCall(KSPDestroy(&ksp));
-    std::istringstream words(c.opts);
-    for (std::string w; words >> w;)
-      if (w[0] == '-') PetscCall(PetscOptionsClearValue(nullptr, w.c_str()));
+    PetscCall(ClearOptions(c.opts));
   }
   // the default follows the Krylov method of the last solve; the setter overrides it
   KSP ksp;
