@@ -79,7 +79,7 @@ PetscErrorCode LevelPartition(MPI_Comm comm, PetscInt dim, PetscInt cells, const
   for (PetscInt d = 0; d < 3; ++d) {
     const PetscInt parts = d < dim ? best[d] : 1;
     PetscInt g = 1; // largest power of two dividing cells with cells/g >= parts
-    while (cells % (2 * g) == 0 && cells / (2 * g) >= parts) g *= 2;
+    while ((cells / g) % 2 == 0 && cells / g / 2 >= parts) g *= 2; // (2 g overflows for cells = 2^30)
     const PetscInt units = cells / g;
     ranges[d].assign(parts + 1, 0);
     for (PetscInt r = 0; r < parts; ++r) ranges[d][r + 1] = ranges[d][r] + g * (units / parts + (r < units % parts ? 1 : 0));

@@ -156,16 +156,34 @@ void convert(MemSpace s, size_t n, const From *x, To *y, void *stream, bool add)
 template void convert<double, float>(MemSpace, size_t, const double *, float *, void *, bool);
 template void convert<float, double>(MemSpace, size_t, const float *, double *, void *, bool);
 
+template <typename T>
+PetscErrorCode BufferReserve(Buffer<T> &buf, MemSpace s, size_t n, const char *what)
+{
+  PetscFunctionBegin;
+  if (buf.size()) PetscFunctionReturn(PETSC_SUCCESS);
+  try {
+    buf = Buffer<T>(s, n);
+  } catch (const std::exception &e) {
+    SETERRQ(PETSC_COMM_SELF, ExceptionErrorCode(e), "vpatch: cannot allocate %.4g MB of %s memory for %s (%s)", (double)(n * sizeof(T)) / 1e6,
+            s == MemSpace::Device ? "device" : "host", what, e.what());
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+template PetscErrorCode BufferReserve(Buffer<float> &, MemSpace, size_t, const char *);
+template PetscErrorCode BufferReserve(Buffer<double> &, MemSpace, size_t, const char *);
+
 template <typename Number>
-Number *LevelOps<Number>::local_work(int which)
+PetscErrorCode LevelOps<Number>::local_work(int which, Number **w)
 {
   // sized for the level's ghosted layout and for the sweep's, one point wider (sweep_in_place)
   const Box &b = level_->sweep ? level_->sweep->box : box();
+  PetscFunctionBegin;
   if (!local_[which].size()) {
-    local_[which] = Buffer<Number>(space_, (size_t)b.local_points());
+    PetscCall(BufferReserve(local_[which], space_, (size_t)b.local_points(), "a ghosted work array"));
     local_[which].zero(stream_); // the closure exchanges leave the other ghosts as they are: finite
   }
-  return local_[which].data();
+  *w = local_[which].data();
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 template <typename Number>
@@ -295,10 +313,8 @@ PetscErrorCode LevelOps<Number>::reduce(PetscSF sf, const Number *l, Number *g, 
       PetscCall(PetscSFGetGraph(sf, &nroots, &nleaves, &ilocal, nullptr));
       for (PetscInt i = 0; i < nleaves; ++i) maxleaf = std::max(maxleaf, ilocal ? ilocal[i] : i);
       PetscCheck((size_t)nroots == n && (size_t)maxleaf < nl, PETSC_COMM_SELF, PETSC_ERR_PLIB, "vpatch: a sum into owners on another layout than the level's");
-      if (!sum_local_.size()) {
-        sum_local_ = Buffer<double>(space_, nl);
-        sum_owned_ = Buffer<double>(space_, n);
-      }
+      PetscCall(BufferReserve(sum_local_, space_, nl, "the ghost sums in double"));
+      PetscCall(BufferReserve(sum_owned_, space_, n, "the ghost sums in double"));
       convert(space_, nl, l, sum_local_.data(), stream_, false);
       sum_owned_.zero(stream_);
       PetscCall(PetscSFReduceWithMemTypeBegin(sf, MPI_DOUBLE, memtype(space_), sum_local_.data(), memtype(space_), sum_owned_.data(), MPI_SUM));
@@ -340,9 +356,11 @@ PetscErrorCode LevelOps<Number>::apply(const Number *x, Number *y)
   const Number *xl = x;
   Number *yl = y;
   if (distributed()) {
-    xl = local_work(0);
-    yl = local_work(1);
-    PetscCall(global_to_local_closure(x, local_work(0)));
+    Number *w;
+    PetscCall(local_work(0, &w));
+    PetscCall(global_to_local_closure(x, w));
+    xl = w;
+    PetscCall(local_work(1, &yl));
   }
   // The device kernels write every local point of y; the host kernels accumulate.
   if (space_ == MemSpace::Host) {
@@ -406,7 +424,7 @@ PetscErrorCode LevelOps<Number>::diagonal(Number *d)
   PetscFunctionBegin;
   Number *dl = d;
   if (distributed()) {
-    dl = local_work(1);
+    PetscCall(local_work(1, &dl));
     local_[1].zero(stream_);
   } else PetscCall(zero(d));
   if (space_ == MemSpace::Host) dispatch(b.dim, b.degree, [&](auto D, auto K) { cpu::laplace_diagonal<D(), K()>(b, op_, dl); });
@@ -436,12 +454,14 @@ PetscErrorCode LevelOps<Number>::color_step(const SmootherConfig &cfg, int color
     PetscCall(residual(bl, x, r)); // bl is the owned b on this path (see smooth)
     rhs = r;
     if (distributed()) {
-      PetscCall(global_to_local(r, local_work(0)));
-      rhs = local_work(0);
+      Number *w;
+      PetscCall(local_work(0, &w));
+      PetscCall(global_to_local(r, w));
+      rhs = w;
     }
   }
   if (distributed()) {
-    out = local_work(1);
+    PetscCall(local_work(1, &out));
     local_[1].zero(stream_);
   }
   PetscCall(run_patches(b, cfg, mode, color, rhs, x, out));
@@ -507,7 +527,9 @@ PetscErrorCode LevelOps<Number>::sweep_in_place(const SmootherConfig &cfg, const
   PetscFunctionBegin;
   PetscCall(LevelGetSweepHalo(*level_, &h));
   const Box &sb = h->box;
-  Number *xs = local_work(0), *bs = local_work(2);
+  Number *xs, *bs;
+  PetscCall(local_work(0, &xs));
+  PetscCall(local_work(2, &bs));
   PetscCheck(local_[0].size() >= (size_t)sb.local_points() && local_[2].size() >= (size_t)sb.local_points(), PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "vpatch: the work arrays were sized before the level's sweep halo existed");
   auto copy_in = [&](const Number *owned, Number *local) -> PetscErrorCode {
@@ -545,13 +567,15 @@ PetscErrorCode LevelOps<Number>::smooth(const SmootherConfig &cfg, const Number 
   const int ncolors = 1 << b.dim;
   const bool global = cfg.kernel == SmootherKernel::Global || cfg.type == CompositeType::Additive;
   PetscFunctionBegin;
-  if (global && !owned_work_.size()) owned_work_ = Buffer<Number>(space_, (size_t)b.owned_points());
+  if (global) PetscCall(BufferReserve(owned_work_, space_, (size_t)b.owned_points(), "the global residual"));
   // The first step from zero of the global-residual kernels reads b on the patch interiors:
   // ghost it once per application.
   const Number *bl = bvec;
   if (global && zero_guess && distributed()) {
-    PetscCall(global_to_local(bvec, local_work(2)));
-    bl = local_work(2);
+    Number *w;
+    PetscCall(local_work(2, &w));
+    PetscCall(global_to_local(bvec, w));
+    bl = w;
   }
   if (cfg.type == CompositeType::Additive) PetscCall(color_step(cfg, -1, zero_guess ? bl : bvec, x, zero_guess));
   else {
@@ -595,8 +619,10 @@ PetscErrorCode TransferOps<Number>::prolongate_add(const Number *xc, Number *xf)
   PetscFunctionBegin;
   const Number *xcl = xc;
   if (coarse_.distributed()) {
-    PetscCall(coarse_.global_to_local_closure(xc, coarse_.local_work(0)));
-    xcl = coarse_.local_work(0);
+    Number *w;
+    PetscCall(coarse_.local_work(0, &w));
+    PetscCall(coarse_.global_to_local_closure(xc, w));
+    xcl = w;
   }
   PetscCall(KernelBegin(fine_.space()));
   if (fine_.space() == MemSpace::Host) dispatch(cb.dim, cb.degree, [&](auto D, auto K) { cpu::prolongate<D(), K()>(cb, fb, view_, xcl, xf); });
@@ -613,7 +639,7 @@ PetscErrorCode TransferOps<Number>::restrict(const Number *xf, Number *xc)
   Number *xcl = xc;
   if (!coarse_.distributed()) PetscCall(coarse_.zero(xc));
   else {
-    xcl = coarse_.local_work(1);
+    PetscCall(coarse_.local_work(1, &xcl));
     if (coarse_.space() == MemSpace::Host) std::memset(xcl, 0, sizeof(Number) * (size_t)cb.local_points());
     else if constexpr (have_cuda) cuda::memset_zero(xcl, sizeof(Number) * (size_t)cb.local_points(), coarse_.stream());
   }

@@ -65,6 +65,11 @@ private:
   MemSpace space_ = MemSpace::Host;
 };
 
+// buf = n entries in space s where it is empty (work arrays allocated on first use): a failed
+// allocation is a PETSc error (PETSC_ERR_MEM) naming what and how much, not an exception.
+template <typename T>
+PetscErrorCode BufferReserve(Buffer<T> &buf, MemSpace s, size_t n, const char *what);
+
 // y = (To) x, or y = (To) (y + x) with add (in the wider type: one rounding), on n entries
 // in memory space s (the precision conversions of PCVPATCHMG).
 template <typename From, typename To>
@@ -104,7 +109,7 @@ public:
   // the ghosts in the closure of the rank's cells; g = the owners' sums of l over that closure.
   PetscErrorCode global_to_local_closure(const Number *g, Number *l);
   PetscErrorCode local_to_global_closure(const Number *l, Number *g);
-  Number *local_work(int which); // ghosted scratch arrays 0..2 (the sweep's x and b: 0, 2)
+  PetscErrorCode local_work(int which, Number **w); // ghosted scratch arrays 0..2 (the sweep's x and b: 0, 2), allocated on first use
   // The exchanges of any PetscSF of this level's arrays (device arrays between the ranks of
   // one host through CUDA IPC, peer_exchange.hpp; else PetscSF): leaves = their roots;
   // roots += the sums of their leaves, or with replace roots = their leaf (one per root).

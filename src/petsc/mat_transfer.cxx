@@ -25,7 +25,7 @@ struct TransferContext {
     try {
       if (!slot) slot = std::make_unique<TransferOps<PetscScalar>>(*c, *f);
     } catch (const std::exception &e) {
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "vpatch: %s", e.what());
+      SETERRQ(PETSC_COMM_SELF, ExceptionErrorCode(e), "vpatch: %s", e.what());
     }
     *t = slot.get();
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -176,7 +176,7 @@ static PetscErrorCode GetHierarchy(PC_VPatchMG *mg, MemSpace s, std::unique_ptr<
     // in PETSc's scalar type the finest level works on the PC's own vectors (Run)
     if (!h) h = std::make_unique<Hierarchy<Number>>(mg->mesh, s, mg->smoother.solver == PC_VPATCH_LOCAL_DENSE, std::is_same_v<Number, PetscScalar>, mg->agg);
   } catch (const std::exception &e) {
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "vpatch: %s", e.what());
+    SETERRQ(PETSC_COMM_SELF, ExceptionErrorCode(e), "vpatch: %s", e.what());
   }
   mg->space = s;
   PetscCall(CurrentStream(s, &stream));
@@ -208,7 +208,7 @@ static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, V
       try {
         if (!mg->fmg) mg->fmg = std::make_unique<MixedFMG>(mg->mesh, s, mg->agg);
       } catch (const std::exception &e) {
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "vpatch: %s", e.what());
+        SETERRQ(PETSC_COMM_SELF, ExceptionErrorCode(e), "vpatch: %s", e.what());
       }
       mg->fmg->set_stream(H.level(f).stream());
       PetscCall(mg->fmg->run(H, mg->config(), ba, ya));

@@ -162,7 +162,7 @@ PetscErrorCode PeerExchange<Number>::Create(PetscSF sf, std::unique_ptr<PeerExch
     x->self_root_ = Buffer<int>(MemSpace::Device, self_root);
     x->self_leaf_ = Buffer<int>(MemSpace::Device, self_leaf);
   } catch (const std::exception &e) {
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "vpatch: %s", e.what());
+    SETERRQ(PETSC_COMM_SELF, ExceptionErrorCode(e), "vpatch: %s", e.what());
   }
   PetscCall(PetscInfo(sf, "vpatch: ghost exchanges through CUDA IPC with %d neighbour(s), %zu ghosts in, %zu roots out\n", (int)x->peers_.size(), x->nb_, x->na_));
   *out = std::move(x);
@@ -269,7 +269,7 @@ PetscErrorCode PeerExchange<Number>::exchange(Op op, const Number *src, Number *
         cuda::indexed_copy(q.a_n, staging_ + 2 * nb_ + half * na_ + q.a_off, nullptr, dst, a_idx_.data() + q.a_off, add, stream);
     cuda::event_record(unpacked_, stream);
   } catch (const std::exception &e) {
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "vpatch: %s", e.what());
+    SETERRQ(PETSC_COMM_SELF, ExceptionErrorCode(e), "vpatch: %s", e.what());
   }
   PetscCall(PetscLogEventEnd(events.peer, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

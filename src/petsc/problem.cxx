@@ -5,7 +5,6 @@
 #include "../core/problem.hpp"
 #include "level.hpp"
 #include <petscsf.h>
-#include <vector>
 
 using namespace vpatch;
 
@@ -45,18 +44,20 @@ PetscErrorCode VPatchComputeSineL2Error(DM dm, Vec u, PetscReal *error)
   PetscCall(LevelCheckVec(*L, u, "VPatchComputeSineL2Error"));
   // the ghosted local values (on one rank the owned array is the local one)
   const bool one_rank = L->box.local_is_owned();
-  std::vector<PetscScalar> local(one_rank ? 0 : (size_t)L->box.local_points());
+  PetscScalar *local = nullptr;
+  if (!one_rank) PetscCall(PetscMalloc1((size_t)L->box.local_points(), &local));
   PetscCall(VecGetArrayRead(u, &a));
   if (!one_rank) {
-    cpu::copy_owned(L->box, true, a, local.data());
+    cpu::copy_owned(L->box, true, a, local);
     PetscSF ghosts;
     PetscCall(LevelGetGhosts(*L, &ghosts));
-    PetscCall(PetscSFBcastBegin(ghosts, MPIU_SCALAR, a, local.data(), MPI_REPLACE));
-    PetscCall(PetscSFBcastEnd(ghosts, MPIU_SCALAR, a, local.data(), MPI_REPLACE));
+    PetscCall(PetscSFBcastBegin(ghosts, MPIU_SCALAR, a, local, MPI_REPLACE));
+    PetscCall(PetscSFBcastEnd(ghosts, MPIU_SCALAR, a, local, MPI_REPLACE));
   }
-  const PetscScalar *values = one_rank ? a : local.data();
+  const PetscScalar *values = one_rank ? a : local;
   double sum = dispatch((int)L->dim, (int)L->degree, [&](auto D, auto K) { return sine_l2_error_squared<D(), K()>(L->box, *L->element, values); });
   PetscCall(VecRestoreArrayRead(u, &a));
+  PetscCall(PetscFree(local));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, PetscObjectComm((PetscObject)dm)));
   *error = std::sqrt(sum);
   PetscFunctionReturn(PETSC_SUCCESS);

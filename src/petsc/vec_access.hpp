@@ -125,7 +125,7 @@ public:
     try {
       if (!slot) slot = std::make_unique<LevelOps<Number>>(level_, s, dense_);
     } catch (const std::exception &e) {
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "vpatch: %s", e.what());
+      SETERRQ(PETSC_COMM_SELF, ExceptionErrorCode(e), "vpatch: %s", e.what());
     }
     void *stream;
     PetscCall(CurrentStream(s, &stream));
