@@ -52,8 +52,8 @@ PETSC_EXTERN PetscErrorCode PCVPatchSetLocalSolverType(PC pc, PCVPatchLocalSolve
    partition allows), pre- and post-smoothing sweeps (-pc_vpatchmg_smooth_its), the cycle
    type (-pc_vpatchmg_cycle_type; PC_MG_CYCLE_V or PC_MG_CYCLE_W) and the symmetric cycle
    (-pc_vpatchmg_symmetric_cycle: post-smoothing by the transposed sweep, a symmetric
-   preconditioner for CG; by default on under CG-type Krylov methods). The setters do nothing
-   on other PC types; the smoother takes PCVPatchSet*. */
+   preconditioner for CG; off by default). The setters do nothing on other PC types; the
+   smoother takes PCVPatchSet*. */
 typedef enum { PC_VPATCHMG_SINGLE, PC_VPATCHMG_DOUBLE } PCVPatchMGPrecision;
 PETSC_EXTERN const char *const PCVPatchMGPrecisions[];
 PETSC_EXTERN PetscErrorCode PCVPatchMGSetPrecision(PC pc, PCVPatchMGPrecision precision);

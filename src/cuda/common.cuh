@@ -7,7 +7,6 @@
 #include "divider.hpp"
 #include "kernels_cuda.hpp"
 #include <cuda_runtime.h>
-#include <new>
 #include <stdexcept>
 #include <algorithm>
 #include <string>
@@ -17,25 +16,9 @@ namespace vpatch {
 namespace cuda {
 namespace detail {
 
-// A failed device allocation: a std::bad_alloc (the PETSc glue reports PETSC_ERR_MEM) that says what failed.
-class DeviceOutOfMemory : public std::bad_alloc {
-public:
-  explicit DeviceOutOfMemory(std::string msg) : msg_(std::move(msg)) {}
-  const char *what() const noexcept override { return msg_.c_str(); }
-
-private:
-  std::string msg_;
-};
-
 inline void check(cudaError_t e, const char *what)
 {
-  if (e == cudaSuccess) return;
-  const std::string msg = std::string("vpatch cuda: ") + what + ": " + cudaGetErrorString(e);
-  if (e == cudaErrorMemoryAllocation) {
-    (void)cudaGetLastError(); // not sticky: later launch checks must not see it
-    throw DeviceOutOfMemory(msg);
-  }
-  throw std::runtime_error(msg);
+  if (e != cudaSuccess) throw std::runtime_error(std::string("vpatch cuda: ") + what + ": " + cudaGetErrorString(e));
 }
 #define VPATCH_CUDA_CHECK(call) ::vpatch::cuda::detail::check((call), #call)
 // After a kernel launch: launch-configuration errors and sticky errors of earlier work.

@@ -1,14 +1,33 @@
 // Device memory helpers with error checks.
 #include "common.cuh"
+#include <new>
+#include <string>
 
 namespace vpatch {
 namespace cuda {
+
+namespace {
+// A failed device allocation: a std::bad_alloc (the PETSc glue reports PETSC_ERR_MEM) that says what failed.
+class DeviceOutOfMemory : public std::bad_alloc {
+public:
+  explicit DeviceOutOfMemory(std::string msg) : msg_(std::move(msg)) {}
+  const char *what() const noexcept override { return msg_.c_str(); }
+
+private:
+  std::string msg_;
+};
+} // namespace
 
 void *device_malloc(std::size_t bytes)
 {
   void *p = nullptr;
   if (bytes == 0) return nullptr;
-  VPATCH_CUDA_CHECK(cudaMalloc(&p, bytes));
+  const cudaError_t e = cudaMalloc(&p, bytes);
+  if (e == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError(); // not sticky: later launch checks must not see it
+    throw DeviceOutOfMemory("vpatch cuda: cudaMalloc of " + std::to_string(bytes) + " bytes: " + cudaGetErrorString(e));
+  }
+  VPATCH_CUDA_CHECK(e);
   return p;
 }
 

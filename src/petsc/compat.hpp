@@ -15,6 +15,6 @@
 #endif
 
 namespace vpatch {
-// PETSC_ERR_MEM for a failed allocation (host, or device: src/cuda's DeviceOutOfMemory), else PETSC_ERR_LIB.
+// PETSC_ERR_MEM for a failed allocation (host, or device: device_malloc throws a std::bad_alloc), else PETSC_ERR_LIB.
 inline PetscErrorCode ExceptionErrorCode(const std::exception &e) { return dynamic_cast<const std::bad_alloc *>(&e) ? PETSC_ERR_MEM : PETSC_ERR_LIB; }
 } // namespace vpatch

@@ -16,9 +16,6 @@ namespace vpatch {
 
 struct PC_VPatch {
   SmootherOptions smoother;
-  bool ksp_symmetric = false; // the last KSPSolve's method needs a symmetric PC (PCPreSolve)
-  // what the sweeps use: under such a method a sweep not chosen is the symmetric one
-  SmootherOptions options() const { return ksp_symmetric ? smoother.for_symmetric_ksp() : smoother; }
   std::unique_ptr<LevelOpsCache<PetscScalar>> ops;
   std::vector<std::string> level_defaults; // entered into the options database by SetLevelSmootherDefaults, until PCSetUp or the next sweep
 };
@@ -57,7 +54,7 @@ static PetscErrorCode Sweep(PC pc, Vec b, Vec y, PetscInt n, bool zero_guess, bo
   PetscCall(vp->ops->get(s, &ops));
   if (!vp->level_defaults.empty()) PetscCall(ClearLevelSmootherDefaults(pc)); // entered again by a KSPSetFromOptions after PCSetUp
   const Level &L = *vp->ops->level();
-  const SmootherConfig cfg = vp->options().config((int)L.dim, (int)L.degree, false, transpose);
+  const SmootherConfig cfg = vp->smoother.config((int)L.dim, (int)L.degree, false, transpose);
   VecRead br(b, s);
   VecWrite yw(y, s, true);
   PetscCall(PetscLogEventBegin(events.smooth, pc, b, y, 0));
@@ -238,10 +235,7 @@ static PetscErrorCode PCView_VPatch(PC pc, PetscViewer viewer)
   const Level &L = *vp->ops->level();
   MemSpace s = MemSpace::Host;
   if (pc->pmat) PetscCall(MatMemSpace(pc->pmat, &s));
-  const SmootherOptions o = vp->options();
-  PetscCall(o.view(viewer, (int)L.dim, (int)L.degree, false, s == MemSpace::Device));
-  if (o.sweep != vp->smoother.sweep && o.type == PC_VPATCH_MULTIPLICATIVE)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "(the symmetric sweep: the default under this Krylov method, which needs a symmetric preconditioner)\n"));
+  PetscCall(vp->smoother.view(viewer, (int)L.dim, (int)L.degree, false, s == MemSpace::Device));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   {
     PetscInt patches = 1;
@@ -250,15 +244,6 @@ static PetscErrorCode PCView_VPatch(PC pc, PetscViewer viewer)
                                              " patches of %" PetscInt_FMT "^%" PetscInt_FMT " unknowns in %d colors\n",
                                      L.degree, L.dim, L.cells, patches, 2 * L.degree - 1, L.dim, 1 << L.dim));
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// Under CG and the other methods built on a symmetric preconditioner a forward sweep (the
-// default) would make CG stall: the sweep not chosen is then the symmetric one, as PCSOR's is.
-static PetscErrorCode PCPreSolve_VPatch(PC pc, KSP ksp, Vec, Vec)
-{
-  PetscFunctionBegin;
-  PetscCall(KSPNeedsSymmetricPC(ksp, &static_cast<PC_VPatch *>(pc->data)->ksp_symmetric));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -291,7 +276,6 @@ PETSC_EXTERN PetscErrorCode PCCreate_VPatch(PC pc)
   pc->ops->apply = PCApply_VPatch;
   pc->ops->applytranspose = PCApplyTranspose_VPatch;
   pc->ops->applyrichardson = PCApplyRichardson_VPatch;
-  pc->ops->presolve = PCPreSolve_VPatch;
   pc->ops->setfromoptions = PCSetFromOptions_VPatch;
   pc->ops->view = PCView_VPatch;
   pc->ops->reset = PCReset_VPatch;

@@ -30,10 +30,8 @@ struct PC_VPatchMG {
   PetscBool allow_inflexible = PETSC_FALSE; // single precision under a Krylov method that needs a linear PC (PCPreSolve_VPatchMG)
   PetscInt agglomerate = -1;         // on several ranks, the levels of at most this many points on rank 0 alone (-1: by memory space)
   // post-smoothing by the pre-smoother's transpose (forward sweep before, backward after the
-  // coarse correction): a symmetric cycle, as CG needs, at the cost of the plain one. Unknown:
-  // under the Krylov methods that need a symmetric preconditioner (ksp_symmetric, PCPreSolve).
-  PetscBool3 symmetric_cycle = PETSC_BOOL3_UNKNOWN;
-  bool ksp_symmetric = false;
+  // coarse correction): a symmetric cycle, as CG needs, at the cost of the plain one
+  PetscBool symmetric_cycle = PETSC_FALSE;
   std::vector<std::shared_ptr<Level>> mesh; // null on ranks other than 0 for the agglomerated levels
   std::shared_ptr<Agglomeration> agg;
   std::unique_ptr<Hierarchy<float>> single;
@@ -42,14 +40,13 @@ struct PC_VPatchMG {
   bool odd_finest = false;       // a mesh that could coarsen kept one level: the finest level's cell ranges are odd
   MemSpace space = MemSpace::Host;
 
-  bool symmetric() const { return symmetric_cycle == PETSC_BOOL3_UNKNOWN ? ksp_symmetric : symmetric_cycle == PETSC_BOOL3_TRUE; }
   // transpose: the cycle's transpose, pre- and post-smoothing swapped and transposed (the
   // smoother S before and after: S^T in both; S before, S^T after: the cycle itself)
   CycleConfig config(bool transpose = false) const
   {
     CycleConfig c;
     const Level &L = *mesh.back();
-    const bool single = precision == PC_VPATCHMG_SINGLE, sym = symmetric();
+    const bool single = precision == PC_VPATCHMG_SINGLE, sym = symmetric_cycle;
     c.pre  = smoother.config((int)L.dim, (int)L.degree, single, transpose && !sym);
     c.post = smoother.config((int)L.dim, (int)L.degree, single, transpose || sym);
     c.smooth_its = (int)smooth_its;
@@ -274,7 +271,7 @@ static PetscErrorCode PCVPatchMGSetNumberSmooth_VPatchMG(PC pc, PetscInt n) { re
 static PetscErrorCode PCVPatchMGSetCycleType_VPatchMG(PC pc, PCMGCycleType t) { return static_cast<PC_VPatchMG *>(pc->data)->cycle = t, PETSC_SUCCESS; }
 static PetscErrorCode PCVPatchMGSetSymmetricCycle_VPatchMG(PC pc, PetscBool on)
 {
-  return static_cast<PC_VPatchMG *>(pc->data)->symmetric_cycle = PetscBoolToBool3(on), PETSC_SUCCESS;
+  return static_cast<PC_VPatchMG *>(pc->data)->symmetric_cycle = on, PETSC_SUCCESS;
 }
 
 // "-<prefix>name" for an error message about an option
@@ -320,12 +317,10 @@ static PetscErrorCode PCSetFromOptions_VPatchMG(PC pc, PetscOptionItems *PetscOp
                OptionName(PetscOptionsObject, "-pc_vpatchmg_cycle_type", buf));
     mg->cycle = cycle;
   }
-  PetscBool sym = PetscBool3ToBool(mg->symmetric_cycle);
   PetscCall(PetscOptionsBool("-pc_vpatchmg_symmetric_cycle",
-                             "Post-smoothing by the transposed smoother (forward sweep before, backward after the coarse correction): a symmetric cycle "
-                             "(default: under CG, MINRES and the other Krylov methods that need a symmetric preconditioner)",
-                             "PCVPatchMGSetSymmetricCycle", sym, &sym, &flg));
-  if (flg) mg->symmetric_cycle = PetscBoolToBool3(sym);
+                             "Post-smoothing by the transposed smoother (forward sweep before, backward after the coarse correction): a symmetric "
+                             "preconditioner, for CG",
+                             "PCVPatchMGSetSymmetricCycle", mg->symmetric_cycle, &mg->symmetric_cycle, nullptr));
   PetscCall(PetscOptionsBool("-pc_vpatchmg_allow_inflexible",
                              "In single precision, allow Krylov methods that need a linear preconditioner (GMRES, BiCGStab, ...: their residual estimates go wrong)",
                              "PCVPATCHMG", mg->allow_inflexible, &mg->allow_inflexible, nullptr));
@@ -354,9 +349,8 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %s-precision multigrid, %s-cycle, %" PetscInt_FMT " pre- and post-smoothing sweeps\n",
                                    PCVPatchMGPrecisions[mg->precision], mg->cycle == PC_MG_CYCLE_V ? "V" : "W", mg->smooth_its));
   if (mg->smoother.type == PC_VPATCH_MULTIPLICATIVE && mg->smoother.sweep != PC_VPATCH_SWEEP_SYMMETRIC) {
-    const bool deflt = mg->symmetric_cycle == PETSC_BOOL3_UNKNOWN;
-    if (mg->symmetric()) PetscCall(PetscViewerASCIIPrintf(viewer, "  symmetric cycle: post-smoothing by the transposed sweep%s\n", deflt ? " (the default under this Krylov method)" : ""));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  post-smoothing by the same sweep (%s)\n", deflt ? "the transposed one, a symmetric cycle, by default under CG-type Krylov methods" : "symmetric cycle off"));
+    if (mg->symmetric_cycle) PetscCall(PetscViewerASCIIPrintf(viewer, "  symmetric cycle: post-smoothing by the transposed sweep\n"));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  post-smoothing by the same sweep (not symmetric, for CG: -pc_vpatchmg_symmetric_cycle)\n"));
   }
   if (mg->precision == PC_VPATCHMG_SINGLE)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  full multigrid: %s\n",
@@ -382,10 +376,14 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
                                    (int)mg->mesh.size(), F.degree, F.dim, mg->precision == PC_VPATCHMG_SINGLE ? "float" : "double"));
   for (size_t l = 0, cells = F.cells >> (mg->mesh.size() - 1); l < mg->mesh.size(); ++l, cells *= 2) {
     PetscInt points = 1;
-    char coarse[96] = "";
+    char coarse[128] = "";
     for (PetscInt d = 0; d < F.dim; ++d) points *= (PetscInt)cells * F.degree + 1;
     if (l == 0 && cells == 2) PetscCall(PetscStrncpy(coarse, " (exact coarse solve: one vpatch application)", sizeof(coarse)));
-    else if (l == 0) PetscCall(PetscSNPrintf(coarse, sizeof(coarse), " (coarse: %" PetscInt_FMT " application(s) of the smoother above)", mg->smooth_its));
+    else if (l == 0) {
+      const bool both = mg->symmetric_cycle && mg->smoother.type == PC_VPATCH_MULTIPLICATIVE && mg->smoother.sweep != PC_VPATCH_SWEEP_SYMMETRIC;
+      PetscCall(PetscSNPrintf(coarse, sizeof(coarse), " (coarse: %" PetscInt_FMT " application(s) of the smoother above%s)", mg->smooth_its,
+                              both ? ", then as many of its transpose" : ""));
+    }
     PetscCall(PetscViewerASCIIPrintf(viewer, "  level %d: %" PetscInt_FMT " cells per direction, %" PetscInt_FMT " unknowns%s%s\n", (int)l, (PetscInt)cells,
                                      points, coarse, mg->agg && (int)l <= mg->agg->level ? " on rank 0 alone" : ""));
   }
@@ -446,7 +444,6 @@ static PetscErrorCode PCPreSolve_VPatchMG(PC pc, KSP ksp, Vec, Vec)
   KSPType type;
   const char *prefix;
   PetscFunctionBegin;
-  PetscCall(KSPNeedsSymmetricPC(ksp, &mg->ksp_symmetric)); // the symmetric cycle by default
   if (mg->precision != PC_VPATCHMG_SINGLE || mg->allow_inflexible) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &safe, KSPFGMRES, KSPGCR, KSPFCG, KSPPIPEFCG, KSPPIPEGCR, KSPFBCGS, KSPFBCGSR, KSPCG, KSPRICHARDSON,
                                       KSPPREONLY, ""));

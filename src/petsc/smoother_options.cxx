@@ -35,23 +35,6 @@ SmootherConfig SmootherOptions::config(int dim, int degree, bool single, bool tr
   return c;
 }
 
-SmootherOptions SmootherOptions::for_symmetric_ksp() const
-{
-  SmootherOptions o = *this;
-  if (!sweep_set) o.sweep = PC_VPATCH_SWEEP_SYMMETRIC;
-  return o;
-}
-
-PetscErrorCode KSPNeedsSymmetricPC(KSP ksp, bool *yes)
-{
-  PetscBool flg;
-  PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &flg, KSPCG, KSPPIPECG, KSPPIPECGRR, KSPPIPELCG, KSPGROPPCG, KSPCR, KSPPIPECR, KSPMINRES, KSPSYMMLQ,
-                                      KSPNASH, KSPSTCG, KSPGLTR, KSPQCG, ""));
-  *yes = flg;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode SmootherOptions::set_from_options(PetscOptionItems *PetscOptionsObject, const char *stem)
 {
   char name[64];
@@ -61,8 +44,7 @@ PetscErrorCode SmootherOptions::set_from_options(PetscOptionItems *PetscOptionsO
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(name, sizeof(name), "%s_sweep", stem));
   PetscCall(PetscOptionsEnum(name, "Order of the colors: forward, backward, or symmetric (forward then backward)", "PCVPatchSetSweepType",
-                             PCVPatchSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, &flg));
-  if (flg) sweep_set = true;
+                             PCVPatchSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, nullptr));
   PetscCall(PetscSNPrintf(name, sizeof(name), "%s_type", stem));
   PetscCall(PetscOptionsEnum(name, "Multiplicative (colorized) or damped additive Schwarz", "PCVPatchSetCompositeType", PCVPatchCompositeTypes,
                              (PetscEnum)type, (PetscEnum *)&type, nullptr));

@@ -5,13 +5,11 @@
 #include "../../include/vpatch.h"
 #include "level_ops.hpp"
 #include <petsc/private/pcimpl.h>
-#include <petscksp.h>
 
 namespace vpatch {
 
 struct SmootherOptions {
   PCVPatchSweepType sweep = PC_VPATCH_SWEEP_FORWARD;
-  bool sweep_set = false; // chosen (option or setter), not the default
   PCVPatchCompositeType type = PC_VPATCH_MULTIPLICATIVE;
   PCVPatchLocalSolverType solver = PC_VPATCH_LOCAL_FDM;
   PetscInt kernel = -1;   // -1: the fastest measured for the level (see default_kernel)
@@ -24,13 +22,7 @@ struct SmootherOptions {
   PetscErrorCode set_from_options(PetscOptionItems *PetscOptionsObject, const char *stem);
   // dim 0: before setup (the defaults that depend on the level unresolved); gpu: the kernel in use
   PetscErrorCode view(PetscViewer viewer, int dim, int degree, bool single, bool gpu) const;
-  // These options under a Krylov method that needs a symmetric preconditioner (as PCSOR's
-  // default sweep is symmetric): a multiplicative sweep not chosen becomes the symmetric one.
-  SmootherOptions for_symmetric_ksp() const;
 };
-
-// Whether the Krylov method needs a symmetric preconditioner (CG, MINRES and the like).
-PetscErrorCode KSPNeedsSymmetricPC(KSP ksp, bool *yes);
 
 // The PCVPatchSet* methods of a PC whose data (Data) holds its SmootherOptions as `smoother`,
 // composed by PCVPATCH and PCVPATCHMG alike (the public functions check the arguments). Another
@@ -38,7 +30,7 @@ PetscErrorCode KSPNeedsSymmetricPC(KSP ksp, bool *yes);
 template <typename Data>
 struct SmootherSetters {
   static SmootherOptions &of(PC pc) { return static_cast<Data *>(pc->data)->smoother; }
-  static PetscErrorCode sweep(PC pc, PCVPatchSweepType t) { return of(pc).sweep = t, of(pc).sweep_set = true, PETSC_SUCCESS; }
+  static PetscErrorCode sweep(PC pc, PCVPatchSweepType t) { return of(pc).sweep = t, PETSC_SUCCESS; }
   static PetscErrorCode type(PC pc, PCVPatchCompositeType t) { return of(pc).type = t, PETSC_SUCCESS; }
   static PetscErrorCode damping(PC pc, PetscReal w) { return of(pc).damping = w, PETSC_SUCCESS; }
   static PetscErrorCode solver(PC pc, PCVPatchLocalSolverType t)

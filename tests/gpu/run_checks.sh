@@ -51,8 +51,8 @@ cmp_run "3D Q2 chebyshev/jacobi" -dim 3 -degree 2 -refine 4 -pc_type mg -pc_mg_l
 for k in 1 3 7; do cmp_run "3D Q$k mixed fmg" -dim 3 -degree $k -refine 3 -pc_type vpatchmg -fmg; done
 cmp_run "2D Q5 mixed" -dim 2 -degree 5 -refine 6 -pc_type vpatchmg
 cmp_run "2D Q5 mixed fmg" -dim 2 -degree 5 -refine 6 -pc_type vpatchmg -fmg
-# the symmetric cycle (PCVPATCHMG's default under CG) and PCMG's version of it
-cmp_run "3D Q3 mixed CG symmetric cycle" -dim 3 -degree 3 -refine 3 -pc_type vpatchmg -ksp_type cg
+# the symmetric cycle of PCVPATCHMG under CG, and PCMG's version of it
+cmp_run "3D Q3 mixed CG symmetric cycle" -dim 3 -degree 3 -refine 3 -pc_type vpatchmg -ksp_type cg -pc_vpatchmg_symmetric_cycle
 cmp_run "3D Q3 mg CG forward/backward" -dim 3 -degree 3 -refine 3 -ksp_type cg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -pc_mg_distinct_smoothup -mg_levels_up_pc_type vpatch -mg_levels_up_pc_vpatch_sweep backward
 for f in "" -fmg; do cmp_run "3D Q3 vpatchmg double $f" -dim 3 -degree 3 -refine 3 -pc_type vpatchmg -pc_vpatchmg_precision double $f; done
 # CUDA graphs of the small levels' cycles (PCVPATCHMG on one rank): the same iterations and
@@ -74,7 +74,7 @@ graphs -dim 3 -degree 3 -cells 32 -pc_type vpatchmg
 graphs -dim 3 -degree 3 -cells 32 -pc_type vpatchmg -fmg
 graphs -dim 3 -degree 2 -cells 32 -pc_type vpatchmg -pc_vpatchmg_precision double -pc_vpatchmg_cycle_type w -pc_vpatchmg_smooth_its 2 -pc_vpatchmg_sweep symmetric
 graphs -dim 2 -degree 5 -cells 256 -pc_type vpatchmg -ksp_type cg -pc_vpatchmg_sweep symmetric
-graphs -dim 3 -degree 3 -cells 32 -pc_type vpatchmg -ksp_type cg
+graphs -dim 3 -degree 3 -cells 32 -pc_type vpatchmg -ksp_type cg -pc_vpatchmg_symmetric_cycle
 # two ranks on one GPU: ghost exchange of device arrays (CUDA IPC, the default on one host)
 c=$(mpiexec -n 1 $P -dim 3 -degree 3 -refine 3 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -dm_vec_type cuda | grep '^summary:' | field iterations)
 g=$(mpiexec --oversubscribe -n 2 $P -dim 3 -degree 3 -refine 3 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -dm_vec_type cuda | grep '^summary:' | field iterations)

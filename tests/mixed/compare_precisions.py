@@ -14,7 +14,7 @@ cg (-ksp_type cg, and the symmetric sweep on every level: -mg_levels_pc_vpatch_s
 symmetric / -pc_vpatchmg_sweep symmetric) or cg-cycle (-ksp_type cg with the symmetric
 cycle: forward sweeps before and backward sweeps after the coarse correction, in PCMG
 -pc_mg_distinct_smoothup -mg_levels_up_pc_type vpatch -mg_levels_up_pc_vpatch_sweep backward,
-in vpatchmg its default under CG). Exits non-zero if any of these is violated:
+in vpatchmg -pc_vpatchmg_symmetric_cycle). Exits non-zero if any of these is violated:
 
   * every run exits 0 and prints a 'summary:' line with rel_residual <= --rtol (1e-9),
     levels = L, and the precision it was asked for (double / double / mixed);
@@ -150,7 +150,7 @@ def main():
         ksp_vp = ["-ksp_type", "cg", "-pc_vpatchmg_sweep", "symmetric"]
     elif args.ksp == "cg-cycle":
         ksp_mg = ["-ksp_type", "cg", "-pc_mg_distinct_smoothup", "-mg_levels_up_pc_type", "vpatch", "-mg_levels_up_pc_vpatch_sweep", "backward"]
-        ksp_vp = ["-ksp_type", "cg"]
+        ksp_vp = ["-ksp_type", "cg", "-pc_vpatchmg_symmetric_cycle"]
     ksp_vp += args.vpmg_args.split()
     mode = "full multigrid + %s" % args.ksp.upper() if args.fmg else args.ksp.upper()
     atol = args.roundoff if args.roundoff_atol is None else args.roundoff_atol
