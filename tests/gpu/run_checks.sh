@@ -47,6 +47,7 @@ for kern in fused boundary global basic; do
 done
 cmp_run "3D Q3 symmetric CG" -dim 3 -degree 3 -refine 3 -ksp_type cg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -mg_levels_pc_vpatch_sweep symmetric
 cmp_run "3D Q3 additive CG" -dim 3 -degree 3 -refine 3 -ksp_type cg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -mg_levels_pc_vpatch_type additive
+cmp_run "2D Q1 chebyshev/vpatch CG" -dim 2 -degree 1 -cells 128 -ksp_type cg -pc_type mg -mg_levels_pc_type vpatch -mg_levels_ksp_type chebyshev
 cmp_run "3D Q2 chebyshev/jacobi" -dim 3 -degree 2 -refine 4 -pc_type mg -pc_mg_levels 4 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi
 for k in 1 3 7; do cmp_run "3D Q$k mixed fmg" -dim 3 -degree $k -refine 3 -pc_type vpatchmg -fmg; done
 cmp_run "2D Q5 mixed" -dim 2 -degree 5 -refine 6 -pc_type vpatchmg
