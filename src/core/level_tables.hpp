@@ -2,6 +2,11 @@
 // type, and the plain pointer views the kernels take (host or device memory alike).
 #pragma once
 #include "element1d.hpp"
+#include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 namespace vpatch {
@@ -39,11 +44,30 @@ struct TransferView {
   const Number *restriction;    // (k+1) x (2k+1), its transpose
 };
 
+// The inverse of the dense patch matrix (sum_d M x .. x K_d x .. x M on the (2k-1)^dim patch
+// interior) of cell size h = 1. On a level of cell size h the patch matrix is h^(dim-2) times
+// this one (exactly where h is a power of two, else to rounding), so the levels of a hierarchy
+// share one inversion (O(n^3), n = (2k-1)^dim: 3D Q8 15 s) while any of them holds it.
+inline std::shared_ptr<const std::vector<double>> unit_dense_patch_inverse(int dim, const Element1D &e)
+{
+  static std::mutex m;
+  static std::map<std::pair<int, int>, std::weak_ptr<const std::vector<double>>> cache;
+  const std::lock_guard<std::mutex> lock(m);
+  std::weak_ptr<const std::vector<double>> &slot = cache[{dim, e.k}];
+  if (auto held = slot.lock()) return held;
+  const Level1D unit(e, 1);
+  const int ni = 2 * e.k - 1, n = dim == 2 ? ni * ni : ni * ni * ni;
+  auto inv = std::make_shared<const std::vector<double>>(spd_inverse(unit.dense_patch_matrix(dim), n));
+  slot = inv;
+  return inv;
+}
+
 // Host copies of all tables of one level, in Number.
 template <typename Number>
 struct LevelTables {
   std::vector<Number> mass, stiffness, mass_rows, stiffness_rows, eigenvectors, eigenvectors_t, eigenvalues, dense_inverse,
     prolongation, restriction;
+  std::shared_ptr<const std::vector<double>> unit_dense; // (with_dense) shared with the other levels
 
   LevelTables(int dim, const Element1D &e, const Level1D &l, bool with_dense)
   {
@@ -59,8 +83,10 @@ struct LevelTables {
       for (int j = 0; j < ni; ++j) eigenvectors_t[i * ni + j] = static_cast<Number>(l.eigenvectors[j * ni + i]);
     eigenvalues = cast(l.eigenvalues);
     if (with_dense) {
-      const int n = dim == 2 ? ni * ni : ni * ni * ni;
-      dense_inverse = cast(spd_inverse(l.dense_patch_matrix(dim), n));
+      unit_dense = unit_dense_patch_inverse(dim, e);
+      const double scale = std::pow(l.h, 2 - dim);
+      dense_inverse.resize(unit_dense->size());
+      for (size_t i = 0; i < dense_inverse.size(); ++i) dense_inverse[i] = static_cast<Number>(scale * (*unit_dense)[i]);
     }
     prolongation = cast(e.prolongation);
     restriction.resize(nb * np);

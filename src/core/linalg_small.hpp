@@ -9,41 +9,56 @@
 
 namespace vpatch {
 
-// In place: A = L L^T, L stored in the lower triangle (upper part zeroed).
+// In place: A = L L^T, L stored in the lower triangle (upper part zeroed). Right-looking:
+// after column j of L, the trailing rows are updated with contiguous multiply-adds (a
+// vectorizable axpy per row, where a dot product per entry would not vectorize).
 inline void cholesky(std::vector<double> &A, int n)
 {
-  for (int j = 0; j < n; ++j) {
-    double s = A[j * n + j];
-    for (int p = 0; p < j; ++p) s -= A[j * n + p] * A[j * n + p];
+  const size_t N = static_cast<size_t>(n);
+  std::vector<double> col(N);
+  for (size_t j = 0; j < N; ++j) {
+    const double s = A[j * N + j];
     if (!(s > 0.0)) throw std::runtime_error("cholesky: matrix is not positive definite");
-    const double ljj = std::sqrt(s);
-    A[j * n + j] = ljj;
-    for (int i = j + 1; i < n; ++i) {
-      double t = A[i * n + j];
-      for (int p = 0; p < j; ++p) t -= A[i * n + p] * A[j * n + p];
-      A[i * n + j] = t / ljj;
+    const double ljj = std::sqrt(s), inv = 1.0 / ljj;
+    A[j * N + j] = ljj;
+    for (size_t i = j + 1; i < N; ++i) col[i] = A[i * N + j] *= inv;
+    for (size_t i = j + 1; i < N; ++i) { // A_ik -= L_ij L_kj, j < k <= i
+      const double lij = col[i];
+      double *row = &A[i * N];
+      for (size_t k = j + 1; k <= i; ++k) row[k] -= lij * col[k];
     }
-    for (int i = 0; i < j; ++i) A[i * n + j] = 0.0;
   }
+  for (size_t i = 0; i < N; ++i)
+    for (size_t k = i + 1; k < N; ++k) A[i * N + k] = 0.0;
 }
 
-// Inverse of a symmetric positive definite matrix through its Cholesky factor.
+// Inverse of a symmetric positive definite matrix through its Cholesky factor: W = L^-1 by
+// rows (forward substitution, each row a sum of the rows above it), then A^-1 = W^T W as a sum
+// of rank-one updates by the rows of W: n^3 / 2 flops on contiguous rows (3D Q8, n = 3375:
+// the dense patch inverse).
 inline std::vector<double> spd_inverse(std::vector<double> A, int n)
 {
   cholesky(A, n);
-  std::vector<double> inv(static_cast<size_t>(n) * n, 0.0), col(n);
-  for (int c = 0; c < n; ++c) {
-    for (int i = 0; i < n; ++i) { // L y = e_c
-      double s = (i == c) ? 1.0 : 0.0;
-      for (int p = 0; p < i; ++p) s -= A[i * n + p] * col[p];
-      col[i] = s / A[i * n + i];
+  const size_t N = static_cast<size_t>(n);
+  std::vector<double> W(N * N, 0.0), inv(N * N, 0.0);
+  for (size_t i = 0; i < N; ++i) { // row i of L^-1: (e_i - sum_{p<i} L_ip W_p) / L_ii
+    double *wi = &W[i * N];
+    wi[i] = 1.0;
+    for (size_t p = 0; p < i; ++p) {
+      const double l = A[i * N + p];
+      const double *wp = &W[p * N];
+      for (size_t j = 0; j <= p; ++j) wi[j] -= l * wp[j];
     }
-    for (int i = n - 1; i >= 0; --i) { // L^T z = y
-      double s = col[i];
-      for (int p = i + 1; p < n; ++p) s -= A[p * n + i] * col[p];
-      col[i] = s / A[i * n + i];
+    const double d = 1.0 / A[i * N + i];
+    for (size_t j = 0; j <= i; ++j) wi[j] *= d;
+  }
+  for (size_t i = 0; i < N; ++i) { // inv += w_i^T w_i (w_i is zero beyond i)
+    const double *wi = &W[i * N];
+    for (size_t a = 0; a <= i; ++a) {
+      const double wa = wi[a];
+      double *row = &inv[a * N];
+      for (size_t b = 0; b <= i; ++b) row[b] += wa * wi[b];
     }
-    for (int i = 0; i < n; ++i) inv[i * n + c] = col[i];
   }
   return inv;
 }
