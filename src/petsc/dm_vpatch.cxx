@@ -67,7 +67,16 @@ static PetscErrorCode Exchange_VPatch(DM dm, Vec from, InsertMode mode, Vec to)
 
 static PetscErrorCode CreateMatrix_VPatch(DM dm, Mat *A)
 {
+  char      type[64];
+  PetscBool set, shell;
   PetscFunctionBegin;
+  // the operator is matrix-free: an assembled type asked for is an error, not ignored
+  PetscCall(PetscOptionsGetString(((PetscObject)dm)->options, ((PetscObject)dm)->prefix, "-dm_mat_type", type, sizeof(type), &set));
+  PetscCall(PetscStrcmp(type, MATSHELL, &shell));
+  PetscCheck(!set || shell, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP,
+             "The vpatch DM's operator is matrix-free (MATSHELL, sum factorization); -%sdm_mat_type %s is not supported (MatComputeOperator() assembles "
+             "one for a small problem)",
+             ((PetscObject)dm)->prefix ? ((PetscObject)dm)->prefix : "", type);
   PetscCall(VPatchCreateOperator(dm, A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -97,8 +97,9 @@ static PetscErrorCode IsLevelSmoother(PC pc, bool *level)
 // KSPRichardson's fast path (taken without monitors). On a PCMG level its sweeps run as given,
 // as PCSOR's do. Elsewhere, as in PCMG's own Richardson application, the tolerances end them:
 // after each step the unpreconditioned residual ||b - A y|| (whatever the KSP's norm type)
-// against max(rtol ||r_0||, abstol) and dtol ||r_0||, r_0 the initial guess's residual (w holds
-// the residuals); a NaN or Inf residual ends them as divergence; the last step reached is
+// against max(rtol ||b||, abstol) and dtol ||b|| (PETSc's default test, which with a nonzero
+// initial guess also measures against ||b||: an initial guess that already meets it takes no
+// step; w holds the residuals); a NaN or Inf residual ends them as divergence; the last step reached is
 // CONVERGED_ITS, PETSc's convention for this path. Off PCMG's levels, where A (pc->mat) is not
 // the operator the PC sweeps (pc->pmat), a step is a correction y += B (b - A y), B one sweep
 // from zero (on PCMG's levels Amat is Pmat).
@@ -125,19 +126,19 @@ static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, Petsc
     PetscFunctionReturn(PETSC_SUCCESS);
   };
   const bool correction = pc->mat != pc->pmat;
+  PetscCall(VecNorm(b, NORM_2, &r0));
   if (guesszero) {
-    PetscCall(VecNorm(b, NORM_2, &r0));
+    rn = r0;
     if (correction) PetscCall(VecCopy(b, w));
-  } else PetscCall(residual(&r0));
-  rn = r0;
-  if (PetscIsInfOrNanReal(r0)) { // (a first sweep can overwrite the boundary values that made it so)
+  } else PetscCall(residual(&rn));
+  const PetscReal ttol = PetscMax(rtol * r0, abstol);
+  if (PetscIsInfOrNanReal(rn) || rn <= ttol) { // (a first sweep can overwrite the boundary values that made it Inf or NaN)
     *outits = 0;
-    *reason = PCRICHARDSON_DIVERGED_DTOL;
-    PetscCall(PetscInfo(pc, "vpatch Richardson: the initial residual norm is %g\n", (double)r0));
+    *reason = PetscIsInfOrNanReal(rn) ? PCRICHARDSON_DIVERGED_DTOL : rn < abstol ? PCRICHARDSON_CONVERGED_ATOL : PCRICHARDSON_CONVERGED_RTOL;
+    PetscCall(PetscInfo(pc, "vpatch Richardson: the initial residual norm is %g (||b|| %g)\n", (double)rn, (double)r0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (correction) PetscCall(VecDuplicate(y, &z));
-  const PetscReal ttol = PetscMax(rtol * r0, abstol);
   for (PetscInt i = 0; i < its; ++i) {
     if (correction) { // y += B w, w = b - A y
       PetscCall(VecZeroEntries(z));
@@ -156,7 +157,7 @@ static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, Petsc
     }
   }
   PetscCall(VecDestroy(&z));
-  PetscCall(PetscInfo(pc, "vpatch Richardson: %" PetscInt_FMT " steps, residual norm %g (initial %g)\n", *outits, (double)rn, (double)r0));
+  PetscCall(PetscInfo(pc, "vpatch Richardson: %" PetscInt_FMT " steps, residual norm %g (||b|| %g)\n", *outits, (double)rn, (double)r0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -449,6 +449,10 @@ static PetscErrorCode PCPreSolve_VPatchMG(PC pc, KSP ksp, Vec, Vec)
                                       KSPPREONLY, ""));
   PetscCall(KSPGetType(ksp, &type));
   PetscCall(PCGetOptionsPrefix(pc, &prefix));
+  PetscBool preonly;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
+  if (preonly)
+    PetscCall(PetscInfo(pc, "vpatch: single-precision cycle under KSPPREONLY: a Krylov method around the enclosing preconditioner, if any, must be flexible\n"));
   PetscCheck(safe, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
              "PCVPATCHMG in single precision under KSP %s: the float cycle is linear only to float rounding, and %s would report convergence on a residual "
              "estimate that its true residual does not follow. Use a flexible method (-ksp_type fgmres, gcr, fcg, fbcgs) or cg or richardson, or "

@@ -601,10 +601,10 @@ static PetscErrorCode CheckRetryAfterError(const Problem &p, PCType type)
 static PetscErrorCode NoMonitor(KSP, PetscInt, PetscReal, void *) { return PETSC_SUCCESS; }
 static PetscErrorCode CheckRichardson(const Problem &p)
 {
-  PetscInt its[2];
+  PetscInt its[2], again[2], half[2];
   PetscReal res[2], bnorm;
   KSPConvergedReason reason[2];
-  char what[240];
+  char what[320];
   PetscFunctionBegin;
   PetscCall(VecNorm(p.b, NORM_2, &bnorm));
   for (int monitored = 0; monitored < 2; ++monitored) {
@@ -622,12 +622,24 @@ static PetscErrorCode CheckRichardson(const Problem &p)
     PetscCall(VecNorm(r, NORM_2, &res[monitored]));
     res[monitored] /= bnorm;
     PetscCall(VecDestroy(&r));
+    // from a nonzero initial guess: the converged solution (PETSc's test measures against ||b||:
+    // no step), then half of it
+    PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
+    PetscCall(KSPSolve(ksp, p.b, p.x));
+    PetscCall(KSPGetIterationNumber(ksp, &again[monitored]));
+    PetscCall(VecScale(p.x, 0.5));
+    PetscCall(KSPSolve(ksp, p.b, p.x));
+    PetscCall(KSPGetIterationNumber(ksp, &half[monitored]));
     PetscCall(KSPDestroy(&ksp));
   }
   PetscCall(PetscSNPrintf(what, sizeof(what),
-                          "KSPRichardson + PCVPATCH, rtol 1e-8: fast path %d sweeps (%s, residual %.2e), monitored loop %d (%s, %.2e)", (int)its[0],
-                          KSPConvergedReasons[reason[0]], (double)res[0], (int)its[1], KSPConvergedReasons[reason[1]], (double)res[1]));
-  PetscCall(Check(reason[0] == KSP_CONVERGED_RTOL && its[0] < 1000 && its[0] == its[1] && res[0] <= 1e-8 && PetscAbsReal(res[0] - res[1]) <= 1e-3 * res[1], what));
+                          "KSPRichardson + PCVPATCH, rtol 1e-8: fast path %d sweeps (%s, residual %.2e), monitored loop %d (%s, %.2e); from the solution %d / %d, "
+                          "from half of it %d / %d",
+                          (int)its[0], KSPConvergedReasons[reason[0]], (double)res[0], (int)its[1], KSPConvergedReasons[reason[1]], (double)res[1], (int)again[0],
+                          (int)again[1], (int)half[0], (int)half[1]));
+  PetscCall(Check(reason[0] == KSP_CONVERGED_RTOL && its[0] < 1000 && its[0] == its[1] && res[0] <= 1e-8 && PetscAbsReal(res[0] - res[1]) <= 1e-3 * res[1] &&
+                    again[0] == 0 && again[1] == 0 && half[0] > 0 && half[0] < 1000 && half[0] == half[1],
+                  what));
 
   // an Inf in the initial guess (on the boundary, which the first sweep overwrites, and inside):
   // divergence, not convergence; Amat (A / 2, a MATSHELL scaling) other than Pmat (A): defect
