@@ -105,6 +105,7 @@ PetscErrorCode Hierarchy<Number>::graph_cycle(const CycleConfig &cfg, int l, boo
       capturing_ = false;
       for (int i = 0; i <= l; ++i) ops_[i]->set_stream(stream);
       const bool recorded = graph->end();
+      if (ierr) graph->reset(); // (a partial recording must not replay; the next cycle tries again)
       PetscCall(ierr);
       if (threw || !recorded) {
         graph->reset();

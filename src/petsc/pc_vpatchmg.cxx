@@ -348,7 +348,9 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %s-precision multigrid, %s-cycle, %" PetscInt_FMT " pre- and post-smoothing sweeps\n",
                                    PCVPatchMGPrecisions[mg->precision], mg->cycle == PC_MG_CYCLE_V ? "V" : "W", mg->smooth_its));
-  if (mg->smoother.type == PC_VPATCH_MULTIPLICATIVE && mg->smoother.sweep != PC_VPATCH_SWEEP_SYMMETRIC) {
+  // (one level of 2 cells is one exact solve: symmetric, no post-smoothing)
+  const bool exact_only = mg->mesh.size() == 1 && mg->mesh.back()->cells == 2;
+  if (mg->smoother.type == PC_VPATCH_MULTIPLICATIVE && mg->smoother.sweep != PC_VPATCH_SWEEP_SYMMETRIC && !exact_only) {
     if (mg->symmetric_cycle) PetscCall(PetscViewerASCIIPrintf(viewer, "  symmetric cycle: post-smoothing by the transposed sweep\n"));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  post-smoothing by the same sweep (not symmetric, for CG: -pc_vpatchmg_symmetric_cycle)\n"));
   }
