@@ -17,4 +17,22 @@
 namespace vpatch {
 // PETSC_ERR_MEM for a failed allocation (host, or device: device_malloc throws a std::bad_alloc), else PETSC_ERR_LIB.
 inline PetscErrorCode ExceptionErrorCode(const std::exception &e) { return dynamic_cast<const std::bad_alloc *>(&e) ? PETSC_ERR_MEM : PETSC_ERR_LIB; }
+
+// A PETSc callback (Mat or PC operation, composed function) whose body may reach code that
+// throws (src/cuda throws on any CUDA error: a failed launch, a kernel image missing for the
+// GPU, a shared-memory limit, a fault of earlier work): Guarded<F>::call is F with every
+// exception turned into a PETSc error, since none may cross into PETSc's C code.
+template <auto F>
+struct Guarded;
+template <typename... A, PetscErrorCode (*F)(A...)>
+struct Guarded<F> {
+  static PetscErrorCode call(A... a)
+  {
+    try {
+      return F(a...);
+    } catch (const std::exception &e) {
+      return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, ExceptionErrorCode(e), PETSC_ERROR_INITIAL, "vpatch: %s", e.what());
+    }
+  }
+};
 } // namespace vpatch

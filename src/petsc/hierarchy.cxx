@@ -1,6 +1,7 @@
 #include "hierarchy.hpp"
 #include "logging.hpp"
 #include <exception>
+#include <string>
 
 namespace vpatch {
 
@@ -97,10 +98,12 @@ PetscErrorCode Hierarchy<Number>::graph_cycle(const CycleConfig &cfg, int l, boo
       capturing_ = true;
       PetscErrorCode ierr = PETSC_SUCCESS;
       bool threw = false;
+      std::string why = "the stream capture failed";
       try {
         ierr = cycle_level(cfg, l, true);
-      } catch (const std::exception &) {
+      } catch (const std::exception &e) {
         threw = true;
+        why = e.what();
       }
       capturing_ = false;
       for (int i = 0; i <= l; ++i) ops_[i]->set_stream(stream);
@@ -110,7 +113,7 @@ PetscErrorCode Hierarchy<Number>::graph_cycle(const CycleConfig &cfg, int l, boo
       if (threw || !recorded) {
         graph->reset();
         graph_level_ = -1;
-        PetscCall(PetscInfo(nullptr, "vpatch: the cycle of level %d could not be recorded as a CUDA graph; it runs kernel by kernel\n", l));
+        PetscCall(PetscInfo(nullptr, "vpatch: the cycle of level %d could not be recorded as a CUDA graph (%s); it runs kernel by kernel\n", l, why.c_str()));
         PetscFunctionReturn(PETSC_SUCCESS);
       }
       slot->cfg = cfg;

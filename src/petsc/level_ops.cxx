@@ -106,7 +106,12 @@ Buffer<Number>::~Buffer()
 {
   if (!ptr_) return;
   if (space_ == MemSpace::Host) delete[] ptr_;
-  else if constexpr (have_cuda) cuda::device_free(ptr_);
+  else if constexpr (have_cuda) {
+    try { // (a destructor must not throw: cudaFree reports a sticky error of earlier work)
+      cuda::device_free(ptr_);
+    } catch (const std::exception &) {
+    }
+  }
 }
 template <typename Number>
 void Buffer<Number>::zero(void *stream)

@@ -16,17 +16,6 @@ struct OperatorContext {
 
 static PetscErrorCode CreateOperator(MPI_Comm comm, const std::shared_ptr<Level> &level, VecType vtype, Mat *A);
 
-static PetscErrorCode SameSpace(Vec x, Vec y, MemSpace *s)
-{
-  MemSpace t = MemSpace::Host;
-  PetscFunctionBegin;
-  PetscCall(VecMemSpace(x, s));
-  PetscCall(VecMemSpace(y, &t));
-  PetscCheck(*s == t, PetscObjectComm((PetscObject)x), PETSC_ERR_ARG_INCOMP,
-             "vpatch: input and output vectors must both live on the host or both on the device");
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode MatMult_VPatch(Mat A, Vec x, Vec y)
 {
   OperatorContext *ctx;
@@ -155,13 +144,13 @@ static PetscErrorCode CreateOperator(MPI_Comm comm, const std::shared_ptr<Level>
   const PetscInt n = (PetscInt)level->box.owned_points(), N = level->global_points();
   auto *ctx = new OperatorContext(level);
   PetscCall(MatCreateShell(comm, n, n, N, N, ctx, A));
-  PetscCall(MatShellSetOperation(*A, MATOP_MULT, (void (*)(void))MatMult_VPatch));
-  PetscCall(MatShellSetOperation(*A, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMult_VPatch));
-  PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_VPatch));
+  PetscCall(MatShellSetOperation(*A, MATOP_MULT, (void (*)(void))Guarded<MatMult_VPatch>::call));
+  PetscCall(MatShellSetOperation(*A, MATOP_MULT_TRANSPOSE, (void (*)(void))Guarded<MatMult_VPatch>::call));
+  PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))Guarded<MatGetDiagonal_VPatch>::call));
   PetscCall(MatShellSetOperation(*A, MATOP_VIEW, (void (*)(void))MatView_VPatch));
   PetscCall(MatShellSetOperation(*A, MATOP_DUPLICATE, (void (*)(void))MatDuplicate_VPatch));
   PetscCall(MatShellSetOperation(*A, MATOP_CREATE_VECS, (void (*)(void))MatCreateVecs_VPatch));
-  PetscCall(MatShellSetOperation(*A, MATOP_DESTROY, (void (*)(void))MatDestroy_VPatch));
+  PetscCall(MatShellSetOperation(*A, MATOP_DESTROY, (void (*)(void))Guarded<MatDestroy_VPatch>::call));
   if (vtype) PetscCall(MatShellSetVecType(*A, vtype));
   PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(*A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));

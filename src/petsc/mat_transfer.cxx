@@ -41,7 +41,7 @@ static PetscErrorCode Prolongate(Mat P, Vec xc, Vec xf, bool add)
   PetscScalar *fa;
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(P, &ctx));
-  PetscCall(VecMemSpace(xf, &s));
+  PetscCall(SameSpace(xf, xc, &s));
   PetscCall(ctx->get(s, &t));
   PetscCall(PetscLogEventBegin(events.prolong, P, xc, xf, 0));
   if (!add) PetscCall(VecZeroEntries(xf));
@@ -88,7 +88,7 @@ static PetscErrorCode MatMultTranspose_Transfer(Mat P, Vec xf, Vec xc)
   PetscScalar *ca;
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(P, &ctx));
-  PetscCall(VecMemSpace(xc, &s));
+  PetscCall(SameSpace(xc, xf, &s));
   PetscCall(ctx->get(s, &t));
   PetscCall(PetscLogEventBegin(events.restrict_, P, xf, xc, 0));
   VecRead fr(xf, s);
@@ -146,12 +146,12 @@ static PetscErrorCode CreateTransfer(MPI_Comm comm, const std::shared_ptr<Level>
   PetscFunctionBegin;
   auto *ctx = new TransferContext(c, f);
   PetscCall(MatCreateShell(comm, (PetscInt)f->box.owned_points(), (PetscInt)c->box.owned_points(), f->global_points(), c->global_points(), ctx, P));
-  PetscCall(MatShellSetOperation(*P, MATOP_MULT, (void (*)(void))MatMult_Transfer));
-  PetscCall(MatShellSetOperation(*P, MATOP_MULT_ADD, (void (*)(void))MatMultAdd_Transfer));
-  PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMultTranspose_Transfer));
-  PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))MatMultTransposeAdd_Transfer));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT, (void (*)(void))Guarded<MatMult_Transfer>::call));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT_ADD, (void (*)(void))Guarded<MatMultAdd_Transfer>::call));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE, (void (*)(void))Guarded<MatMultTranspose_Transfer>::call));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))Guarded<MatMultTransposeAdd_Transfer>::call));
   PetscCall(MatShellSetOperation(*P, MATOP_DUPLICATE, (void (*)(void))MatDuplicate_Transfer));
-  PetscCall(MatShellSetOperation(*P, MATOP_DESTROY, (void (*)(void))MatDestroy_Transfer));
+  PetscCall(MatShellSetOperation(*P, MATOP_DESTROY, (void (*)(void))Guarded<MatDestroy_Transfer>::call));
   if (vtype) PetscCall(MatShellSetVecType(*P, vtype));
   PetscCall(PetscObjectSetName((PetscObject)*P, "vpatch_interpolation"));
   PetscCall(ctx->shell.created(*P));

@@ -273,14 +273,14 @@ PETSC_EXTERN PetscErrorCode PCCreate_VPatch(PC pc)
 {
   PetscFunctionBegin;
   pc->data = new PC_VPatch();
-  pc->ops->setup = PCSetUp_VPatch;
-  pc->ops->apply = PCApply_VPatch;
-  pc->ops->applytranspose = PCApplyTranspose_VPatch;
-  pc->ops->applyrichardson = PCApplyRichardson_VPatch;
+  pc->ops->setup = Guarded<PCSetUp_VPatch>::call;
+  pc->ops->apply = Guarded<PCApply_VPatch>::call;
+  pc->ops->applytranspose = Guarded<PCApplyTranspose_VPatch>::call;
+  pc->ops->applyrichardson = Guarded<PCApplyRichardson_VPatch>::call;
   pc->ops->setfromoptions = PCSetFromOptions_VPatch;
   pc->ops->view = PCView_VPatch;
-  pc->ops->reset = PCReset_VPatch;
-  pc->ops->destroy = PCDestroy_VPatch;
+  pc->ops->reset = Guarded<PCReset_VPatch>::call;
+  pc->ops->destroy = Guarded<PCDestroy_VPatch>::call;
   PetscCall(SmootherSetters<PC_VPatch>::compose(pc, true));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

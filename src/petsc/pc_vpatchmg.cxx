@@ -191,7 +191,7 @@ static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, V
   const PetscScalar *ba;
   PetscScalar *ya;
   PetscFunctionBegin;
-  PetscCall(VecMemSpace(b, &s));
+  PetscCall(SameSpace(b, y, &s));
   PetscCall(GetHierarchy(mg, s, h));
   Hierarchy<Number> &H = *h;
   const int f = H.size() - 1;
@@ -468,7 +468,7 @@ static PetscErrorCode ComposeMethods(PC pc, bool on)
 {
   PetscObject o = (PetscObject)pc;
   PetscFunctionBegin;
-  PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGApplyFull_C", on ? PCVPatchMGApplyFull_VPatchMG : nullptr));
+  PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGApplyFull_C", on ? Guarded<PCVPatchMGApplyFull_VPatchMG>::call : nullptr));
   PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGSetPrecision_C", on ? PCVPatchMGSetPrecision_VPatchMG : nullptr));
   PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGGetPrecision_C", on ? PCVPatchMGGetPrecision_VPatchMG : nullptr));
   PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGSetLevels_C", on ? PCVPatchMGSetLevels_VPatchMG : nullptr));
@@ -487,14 +487,14 @@ PETSC_EXTERN PetscErrorCode PCCreate_VPatchMG(PC pc)
 {
   PetscFunctionBegin;
   pc->data = new PC_VPatchMG();
-  pc->ops->setup = PCSetUp_VPatchMG;
-  pc->ops->apply = PCApply_VPatchMG;
-  pc->ops->applytranspose = PCApplyTranspose_VPatchMG;
+  pc->ops->setup = Guarded<PCSetUp_VPatchMG>::call;
+  pc->ops->apply = Guarded<PCApply_VPatchMG>::call;
+  pc->ops->applytranspose = Guarded<PCApplyTranspose_VPatchMG>::call;
   pc->ops->presolve = PCPreSolve_VPatchMG;
   pc->ops->setfromoptions = PCSetFromOptions_VPatchMG;
   pc->ops->view = PCView_VPatchMG;
-  pc->ops->reset = PCReset_VPatchMG;
-  pc->ops->destroy = PCDestroy_VPatchMG;
+  pc->ops->reset = Guarded<PCReset_VPatchMG>::call;
+  pc->ops->destroy = Guarded<PCDestroy_VPatchMG>::call;
   PetscCall(ComposeMethods(pc, true));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

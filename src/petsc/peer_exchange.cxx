@@ -194,7 +194,7 @@ PeerExchange<Number>::~PeerExchange()
 {
   int finalized = 0;
   try {
-    if (stream_) cuda::stream_synchronize(stream_);
+    cuda::stream_synchronize(stream_); // (a null stream_ is the legacy default stream, which may hold the packs too)
   } catch (const std::exception &) {
   }
   release_imports();
@@ -242,7 +242,7 @@ PetscErrorCode PeerExchange<Number>::exchange(Op op, const Number *src, Number *
     if (cuda::stream_is_capturing(stream)) throw std::logic_error("a ghost exchange through CUDA IPC cannot be recorded in a CUDA graph");
     if (src == dst && self_root_.size()) throw std::logic_error("an in-place ghost exchange with leaves whose roots are on their own rank");
     if (stream != stream_) { // the halves' reuse relies on one stream's order
-      if (stream_) cuda::stream_synchronize(stream_);
+      cuda::stream_synchronize(stream_); // (a null stream_ is the legacy default stream, which may hold the packs too)
       stream_ = stream;
     }
     // pack into the neighbours' staging, once they are done with this half

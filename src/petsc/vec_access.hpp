@@ -20,10 +20,30 @@ inline PetscErrorCode VecMemSpace(Vec v, MemSpace *space)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Scoped read or write access to a Vec's owned array in a memory space.
+// The memory space of x, which y must share (an operator's input and output; PETSc's debug
+// checks of the array types are off in optimized builds).
+inline PetscErrorCode SameSpace(Vec x, Vec y, MemSpace *s)
+{
+  MemSpace t = MemSpace::Host;
+  PetscFunctionBegin;
+  PetscCall(VecMemSpace(x, s));
+  PetscCall(VecMemSpace(y, &t));
+  PetscCheck(*s == t, PetscObjectComm((PetscObject)x), PETSC_ERR_ARG_INCOMP,
+             "vpatch: input and output vectors must both live on the host or both on the device");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Scoped read or write access to a Vec's owned array in a memory space: restored by restore(),
+// or by the destructor where an error returned early.
 class VecRead {
 public:
   VecRead(Vec v, MemSpace s) : v_(v), s_(s) {}
+  VecRead(const VecRead &) = delete;
+  VecRead &operator=(const VecRead &) = delete;
+  ~VecRead()
+  {
+    if (a_) (void)restore();
+  }
   PetscErrorCode get(const PetscScalar **a)
   {
     PetscFunctionBegin;
@@ -40,14 +60,16 @@ public:
   }
   PetscErrorCode restore()
   {
+    const PetscScalar *a = a_;
     PetscFunctionBegin;
+    a_ = nullptr;
 #if defined(VPATCH_HAVE_CUDA)
     if (s_ == MemSpace::Device) {
-      PetscCall(VecCUDARestoreArrayRead(v_, &a_));
+      PetscCall(VecCUDARestoreArrayRead(v_, &a));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
 #endif
-    PetscCall(VecRestoreArrayRead(v_, &a_));
+    PetscCall(VecRestoreArrayRead(v_, &a));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -61,6 +83,12 @@ class VecWrite {
 public:
   // mode: 'w' (all entries overwritten) or 'rw' (read and update)
   VecWrite(Vec v, MemSpace s, bool read) : v_(v), s_(s), read_(read) {}
+  VecWrite(const VecWrite &) = delete;
+  VecWrite &operator=(const VecWrite &) = delete;
+  ~VecWrite()
+  {
+    if (a_) (void)restore();
+  }
   PetscErrorCode get(PetscScalar **a)
   {
     PetscFunctionBegin;
@@ -79,16 +107,18 @@ public:
   }
   PetscErrorCode restore()
   {
+    PetscScalar *a = a_;
     PetscFunctionBegin;
+    a_ = nullptr;
 #if defined(VPATCH_HAVE_CUDA)
     if (s_ == MemSpace::Device) {
-      if (read_) PetscCall(VecCUDARestoreArray(v_, &a_));
-      else PetscCall(VecCUDARestoreArrayWrite(v_, &a_));
+      if (read_) PetscCall(VecCUDARestoreArray(v_, &a));
+      else PetscCall(VecCUDARestoreArrayWrite(v_, &a));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
 #endif
-    if (read_) PetscCall(VecRestoreArray(v_, &a_));
-    else PetscCall(VecRestoreArrayWrite(v_, &a_));
+    if (read_) PetscCall(VecRestoreArray(v_, &a));
+    else PetscCall(VecRestoreArrayWrite(v_, &a));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
