@@ -695,6 +695,19 @@ static PetscErrorCode ClearOptions(const char *opts)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// A KSP of type kt with PC type pt under prefix, set up from the options opts (entered into the
+// database; ClearOptions(opts) removes them).
+static PetscErrorCode KSPWithOptions(const Problem &p, KSPType kt, PCType pt, const char *prefix, const char *opts, KSP *ksp, PC *pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsInsertString(nullptr, opts));
+  PetscCall(p.ksp(kt, pt, prefix, ksp));
+  PetscCall(KSPSetFromOptions(*ksp));
+  PetscCall(KSPSetUp(*ksp));
+  PetscCall(KSPGetPC(*ksp, pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // |<y, B x> - <C y, x>| / |<y, B x>| for random x, y, with C = B^T (PCApplyTranspose) or C = B:
 // how far PCApplyTranspose is from the adjoint of PCApply, or PC B from symmetric.
 static PetscErrorCode AdjointDefect(PC pc, Vec like, bool transpose, PetscReal *d)
@@ -738,11 +751,7 @@ static PetscErrorCode CheckTranspose(const Problem &p)
     KSP ksp;
     PC pc;
     PetscReal d;
-    PetscCall(PetscOptionsInsertString(nullptr, c.opts));
-    PetscCall(p.ksp(KSPGMRES, c.type, "tr_", &ksp));
-    PetscCall(KSPSetFromOptions(ksp));
-    PetscCall(KSPSetUp(ksp));
-    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(KSPWithOptions(p, KSPGMRES, c.type, "tr_", c.opts, &ksp, &pc));
     PetscCall(AdjointDefect(pc, p.b, true, &d));
     PetscCall(PetscSNPrintf(what, sizeof(what), "PCApplyTranspose, %s %s: |<y, B x> - <B^T y, x>| / |<y, B x>| = %.1e (at most %.0e)", c.type, c.opts, (double)d,
                             (double)c.tol));
@@ -791,11 +800,7 @@ static PetscErrorCode CheckSymmetricCycle(const Problem &p)
     KSP ksp;
     PC pc;
     PetscReal d;
-    PetscCall(PetscOptionsInsertString(nullptr, c.opts));
-    PetscCall(p.ksp(KSPFGMRES, PCVPATCHMG, "sym_", &ksp));
-    PetscCall(KSPSetFromOptions(ksp));
-    PetscCall(KSPSetUp(ksp));
-    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(KSPWithOptions(p, KSPFGMRES, PCVPATCHMG, "sym_", c.opts, &ksp, &pc));
     PetscCall(AdjointDefect(pc, p.b, false, &d));
     PetscCall(PetscSNPrintf(what, sizeof(what), "PCVPATCHMG %s: |<y, B x> - <B y, x>| / |<y, B x>| = %.1e (%s %.0e)", c.opts, (double)d,
                             c.symmetric ? "at most" : "at least", (double)c.tol));
