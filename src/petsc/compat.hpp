@@ -32,6 +32,8 @@ struct Guarded<F> {
       return F(a...);
     } catch (const std::exception &e) {
       return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, ExceptionErrorCode(e), PETSC_ERROR_INITIAL, "vpatch: %s", e.what());
+    } catch (...) {
+      return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_LIB, PETSC_ERROR_INITIAL, "vpatch: an unknown exception");
     }
   }
 };

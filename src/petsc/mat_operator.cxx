@@ -148,7 +148,7 @@ static PetscErrorCode CreateOperator(MPI_Comm comm, const std::shared_ptr<Level>
   PetscCall(MatShellSetOperation(*A, MATOP_MULT_TRANSPOSE, (void (*)(void))Guarded<MatMult_VPatch>::call));
   PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))Guarded<MatGetDiagonal_VPatch>::call));
   PetscCall(MatShellSetOperation(*A, MATOP_VIEW, (void (*)(void))MatView_VPatch));
-  PetscCall(MatShellSetOperation(*A, MATOP_DUPLICATE, (void (*)(void))MatDuplicate_VPatch));
+  PetscCall(MatShellSetOperation(*A, MATOP_DUPLICATE, (void (*)(void))Guarded<MatDuplicate_VPatch>::call));
   PetscCall(MatShellSetOperation(*A, MATOP_CREATE_VECS, (void (*)(void))MatCreateVecs_VPatch));
   PetscCall(MatShellSetOperation(*A, MATOP_DESTROY, (void (*)(void))Guarded<MatDestroy_VPatch>::call));
   if (vtype) PetscCall(MatShellSetVecType(*A, vtype));

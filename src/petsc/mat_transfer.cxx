@@ -150,7 +150,7 @@ static PetscErrorCode CreateTransfer(MPI_Comm comm, const std::shared_ptr<Level>
   PetscCall(MatShellSetOperation(*P, MATOP_MULT_ADD, (void (*)(void))Guarded<MatMultAdd_Transfer>::call));
   PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE, (void (*)(void))Guarded<MatMultTranspose_Transfer>::call));
   PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))Guarded<MatMultTransposeAdd_Transfer>::call));
-  PetscCall(MatShellSetOperation(*P, MATOP_DUPLICATE, (void (*)(void))MatDuplicate_Transfer));
+  PetscCall(MatShellSetOperation(*P, MATOP_DUPLICATE, (void (*)(void))Guarded<MatDuplicate_Transfer>::call));
   PetscCall(MatShellSetOperation(*P, MATOP_DESTROY, (void (*)(void))Guarded<MatDestroy_Transfer>::call));
   if (vtype) PetscCall(MatShellSetVecType(*P, vtype));
   PetscCall(PetscObjectSetName((PetscObject)*P, "vpatch_interpolation"));

@@ -98,8 +98,9 @@ static PetscErrorCode IsLevelSmoother(PC pc, bool *level)
 // as PCSOR's do. Elsewhere, as in PCMG's own Richardson application, the tolerances end them:
 // after each step the unpreconditioned residual ||b - A y|| (whatever the KSP's norm type)
 // against max(rtol ||b||, abstol) and dtol ||b|| (PETSc's default test, which with a nonzero
-// initial guess also measures against ||b||: an initial guess that already meets it takes no
-// step; w holds the residuals); a NaN or Inf residual ends them as divergence; the last step reached is
+// initial guess also measures against ||b||, or against the initial residual where b = 0: an
+// initial guess that already meets it, or is already diverged, takes no step; w holds the
+// residuals; the KSP's choice of the initial residual norm does not reach this path); a NaN or Inf residual ends them as divergence; the last step reached is
 // CONVERGED_ITS, PETSc's convention for this path. Off PCMG's levels, where A (pc->mat) is not
 // the operator the PC sweeps (pc->pmat), a step is a correction y += B (b - A y), B one sweep
 // from zero (on PCMG's levels Amat is Pmat).
@@ -131,10 +132,12 @@ static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, Petsc
     rn = r0;
     if (correction) PetscCall(VecCopy(b, w));
   } else PetscCall(residual(&rn));
+  if (r0 == 0) r0 = rn; // b = 0 from a nonzero guess: against the initial residual, as PETSc's test
   const PetscReal ttol = PetscMax(rtol * r0, abstol);
-  if (PetscIsInfOrNanReal(rn) || rn <= ttol) { // (a first sweep can overwrite the boundary values that made it Inf or NaN)
+  const bool diverged = PetscIsInfOrNanReal(rn) || (dtol > 0 && rn > dtol * r0);
+  if (diverged || rn <= ttol) { // (a first sweep can overwrite the boundary values that made it Inf or NaN)
     *outits = 0;
-    *reason = PetscIsInfOrNanReal(rn) ? PCRICHARDSON_DIVERGED_DTOL : rn < abstol ? PCRICHARDSON_CONVERGED_ATOL : PCRICHARDSON_CONVERGED_RTOL;
+    *reason = diverged ? PCRICHARDSON_DIVERGED_DTOL : rn < abstol ? PCRICHARDSON_CONVERGED_ATOL : PCRICHARDSON_CONVERGED_RTOL;
     PetscCall(PetscInfo(pc, "vpatch Richardson: the initial residual norm is %g (||b|| %g)\n", (double)rn, (double)r0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

@@ -42,7 +42,7 @@ public:
   VecRead &operator=(const VecRead &) = delete;
   ~VecRead()
   {
-    if (a_) (void)restore();
+    if (held_) (void)restore();
   }
   PetscErrorCode get(const PetscScalar **a)
   {
@@ -51,11 +51,13 @@ public:
     if (s_ == MemSpace::Device) {
       PetscCall(VecCUDAGetArrayRead(v_, a));
       a_ = *a;
+      held_ = true;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
 #endif
     PetscCall(VecGetArrayRead(v_, a));
     a_ = *a;
+    held_ = true;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscErrorCode restore()
@@ -63,6 +65,7 @@ public:
     const PetscScalar *a = a_;
     PetscFunctionBegin;
     a_ = nullptr;
+    held_ = false;
 #if defined(VPATCH_HAVE_CUDA)
     if (s_ == MemSpace::Device) {
       PetscCall(VecCUDARestoreArrayRead(v_, &a));
@@ -77,6 +80,7 @@ private:
   Vec v_;
   MemSpace s_;
   const PetscScalar *a_ = nullptr;
+  bool held_ = false; // between get and restore (a_ may be null for an empty local array)
 };
 
 class VecWrite {
@@ -87,7 +91,7 @@ public:
   VecWrite &operator=(const VecWrite &) = delete;
   ~VecWrite()
   {
-    if (a_) (void)restore();
+    if (held_) (void)restore();
   }
   PetscErrorCode get(PetscScalar **a)
   {
@@ -97,12 +101,14 @@ public:
       if (read_) PetscCall(VecCUDAGetArray(v_, a));
       else PetscCall(VecCUDAGetArrayWrite(v_, a));
       a_ = *a;
+      held_ = true;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
 #endif
     if (read_) PetscCall(VecGetArray(v_, a));
     else PetscCall(VecGetArrayWrite(v_, a));
     a_ = *a;
+    held_ = true;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscErrorCode restore()
@@ -110,6 +116,7 @@ public:
     PetscScalar *a = a_;
     PetscFunctionBegin;
     a_ = nullptr;
+    held_ = false;
 #if defined(VPATCH_HAVE_CUDA)
     if (s_ == MemSpace::Device) {
       if (read_) PetscCall(VecCUDARestoreArray(v_, &a));
@@ -127,6 +134,7 @@ private:
   MemSpace s_;
   bool read_;
   PetscScalar *a_ = nullptr;
+  bool held_ = false; // between get and restore (a_ may be null for an empty local array)
 };
 
 // Where the vectors of an operator live (MatShellSetVecType / MatCreateVecs).

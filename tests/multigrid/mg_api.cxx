@@ -601,10 +601,10 @@ static PetscErrorCode CheckRetryAfterError(const Problem &p, PCType type)
 static PetscErrorCode NoMonitor(KSP, PetscInt, PetscReal, void *) { return PETSC_SUCCESS; }
 static PetscErrorCode CheckRichardson(const Problem &p)
 {
-  PetscInt its[2], again[2], half[2];
+  PetscInt its[2], again[2], half[2], zero_rhs[2];
   PetscReal res[2], bnorm;
-  KSPConvergedReason reason[2];
-  char what[320];
+  KSPConvergedReason reason[2], zero_reason[2];
+  char what[400];
   PetscFunctionBegin;
   PetscCall(VecNorm(p.b, NORM_2, &bnorm));
   for (int monitored = 0; monitored < 2; ++monitored) {
@@ -630,15 +630,27 @@ static PetscErrorCode CheckRichardson(const Problem &p)
     PetscCall(VecScale(p.x, 0.5));
     PetscCall(KSPSolve(ksp, p.b, p.x));
     PetscCall(KSPGetIterationNumber(ksp, &half[monitored]));
+    // b = 0 from a nonzero guess (how a convergence rate is measured): against the initial
+    // residual, as PETSc's test (against ||b|| = 0 the first sweep was taken for divergence)
+    Vec zero;
+    PetscCall(VecDuplicate(p.b, &zero));
+    PetscCall(VecZeroEntries(zero));
+    PetscCall(VecCopy(p.b, p.x));
+    PetscCall(KSPSolve(ksp, zero, p.x));
+    PetscCall(KSPGetIterationNumber(ksp, &zero_rhs[monitored]));
+    PetscCall(KSPGetConvergedReason(ksp, &zero_reason[monitored]));
+    PetscCall(VecDestroy(&zero));
     PetscCall(KSPDestroy(&ksp));
   }
   PetscCall(PetscSNPrintf(what, sizeof(what),
                           "KSPRichardson + PCVPATCH, rtol 1e-8: fast path %d sweeps (%s, residual %.2e), monitored loop %d (%s, %.2e); from the solution %d / %d, "
-                          "from half of it %d / %d",
+                          "from half of it %d / %d; b = 0 from b: %d (%s) / %d (%s)",
                           (int)its[0], KSPConvergedReasons[reason[0]], (double)res[0], (int)its[1], KSPConvergedReasons[reason[1]], (double)res[1], (int)again[0],
-                          (int)again[1], (int)half[0], (int)half[1]));
+                          (int)again[1], (int)half[0], (int)half[1], (int)zero_rhs[0], KSPConvergedReasons[zero_reason[0]], (int)zero_rhs[1],
+                          KSPConvergedReasons[zero_reason[1]]));
   PetscCall(Check(reason[0] == KSP_CONVERGED_RTOL && its[0] < 1000 && its[0] == its[1] && res[0] <= 1e-8 && PetscAbsReal(res[0] - res[1]) <= 1e-3 * res[1] &&
-                    again[0] == 0 && again[1] == 0 && half[0] > 0 && half[0] < 1000 && half[0] == half[1],
+                    again[0] == 0 && again[1] == 0 && half[0] > 0 && half[0] < 1000 && half[0] == half[1] && zero_reason[0] == KSP_CONVERGED_RTOL &&
+                    zero_reason[1] == KSP_CONVERGED_RTOL && zero_rhs[0] > 1 && zero_rhs[0] == zero_rhs[1],
                   what));
 
   // an Inf in the initial guess (on the boundary, which the first sweep overwrites, and inside):
