@@ -707,19 +707,6 @@ static PetscErrorCode ClearOptions(const char *opts)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// A KSP of type kt with PC type pt under prefix, set up from the options opts (entered into the
-// database; ClearOptions(opts) removes them).
-static PetscErrorCode KSPWithOptions(const Problem &p, KSPType kt, PCType pt, const char *prefix, const char *opts, KSP *ksp, PC *pc)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsInsertString(nullptr, opts));
-  PetscCall(p.ksp(kt, pt, prefix, ksp));
-  PetscCall(KSPSetFromOptions(*ksp));
-  PetscCall(KSPSetUp(*ksp));
-  PetscCall(KSPGetPC(*ksp, pc));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 // |<y, B x> - <C y, x>| / |<y, B x>| for random x, y, with C = B^T (PCApplyTranspose) or C = B:
 // how far PCApplyTranspose is from the adjoint of PCApply, or PC B from symmetric.
 static PetscErrorCode AdjointDefect(PC pc, Vec like, bool transpose, PetscReal *d)
@@ -743,6 +730,24 @@ static PetscErrorCode AdjointDefect(PC pc, Vec like, bool transpose, PetscReal *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// AdjointDefect of the PC of a KSP of type kt with PC type pt under prefix, set up from the
+// options opts (entered into the database for it and removed afterwards).
+static PetscErrorCode AdjointDefectWithOptions(const Problem &p, KSPType kt, PCType pt, const char *prefix, const char *opts, bool transpose, PetscReal *d)
+{
+  KSP ksp;
+  PC pc;
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsInsertString(nullptr, opts));
+  PetscCall(p.ksp(kt, pt, prefix, &ksp));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(AdjointDefect(pc, p.b, transpose, d));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(ClearOptions(opts));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // 13. PCApplyTranspose: <y, B x> = <B^T y, x> for random x, y (PCVPATCH with each sweep and
 // additive, PCVPATCHMG in double and in single precision, whose float cycle agrees to about float
 // accuracy); KSPSolveTranspose with PCMG and vpatch levels converges as KSPSolve does.
@@ -760,16 +765,11 @@ static PetscErrorCode CheckTranspose(const Problem &p)
   char what[320];
   PetscFunctionBegin;
   for (const Case &c : cases) {
-    KSP ksp;
-    PC pc;
     PetscReal d;
-    PetscCall(KSPWithOptions(p, KSPGMRES, c.type, "tr_", c.opts, &ksp, &pc));
-    PetscCall(AdjointDefect(pc, p.b, true, &d));
+    PetscCall(AdjointDefectWithOptions(p, KSPGMRES, c.type, "tr_", c.opts, true, &d));
     PetscCall(PetscSNPrintf(what, sizeof(what), "PCApplyTranspose, %s %s: |<y, B x> - <B^T y, x>| / |<y, B x>| = %.1e (at most %.0e)", c.type, c.opts, (double)d,
                             (double)c.tol));
     PetscCall(Check(d <= c.tol, what));
-    PetscCall(KSPDestroy(&ksp));
-    PetscCall(ClearOptions(c.opts));
   }
   KSP ksp;
   PC pc;
@@ -809,16 +809,11 @@ static PetscErrorCode CheckSymmetricCycle(const Problem &p)
   char what[320];
   PetscFunctionBegin;
   for (const Case &c : cases) {
-    KSP ksp;
-    PC pc;
     PetscReal d;
-    PetscCall(KSPWithOptions(p, KSPFGMRES, PCVPATCHMG, "sym_", c.opts, &ksp, &pc));
-    PetscCall(AdjointDefect(pc, p.b, false, &d));
+    PetscCall(AdjointDefectWithOptions(p, KSPFGMRES, PCVPATCHMG, "sym_", c.opts, false, &d));
     PetscCall(PetscSNPrintf(what, sizeof(what), "PCVPATCHMG %s: |<y, B x> - <B y, x>| / |<y, B x>| = %.1e (%s %.0e)", c.opts, (double)d,
                             c.symmetric ? "at most" : "at least", (double)c.tol));
     PetscCall(Check(c.symmetric ? d <= c.tol : d >= c.tol, what));
-    PetscCall(KSPDestroy(&ksp));
-    PetscCall(ClearOptions(c.opts));
   }
   // off by default, whatever the KSP; the setter turns it on and off
   KSP ksp;
