@@ -47,7 +47,7 @@ struct TransferView {
 // The inverse of the dense patch matrix (sum_d M x .. x K_d x .. x M on the (2k-1)^dim patch
 // interior) of cell size h = 1. On a level of cell size h the patch matrix is h^(dim-2) times
 // this one (exactly where h is a power of two, else to rounding), so the levels of a hierarchy
-// share one inversion (O(n^3), n = (2k-1)^dim: 3D Q8 15 s) while any of them holds it.
+// share one inversion (O(n^3), n = (2k-1)^dim: 3D Q8 13 s on one core) while any of them holds it.
 inline std::shared_ptr<const std::vector<double>> unit_dense_patch_inverse(int dim, const Element1D &e)
 {
   static std::mutex m;
