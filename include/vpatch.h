@@ -41,6 +41,21 @@ PETSC_EXTERN PetscErrorCode VPatchComputeSineL2Error(DM dm, Vec u, PetscReal *er
 /* f = 1, the right-hand side of the paper's iteration-count tables. */
 PETSC_EXTERN PetscErrorCode VPatchFormConstantRHS(DM dm, Vec b);
 
+/* A user's problem -Laplace u = f on [0,1]^dim, u = g on the boundary. A point function in
+   the form DMPlex's DMProjectFunction and DMComputeL2Diff take: writes the value at the point
+   x (dim coordinates; Nc = 1, time = 0) to u[0]. */
+typedef PetscErrorCode (*VPatchPointFunction)(PetscInt dim, PetscReal time, const PetscReal x[], PetscInt Nc, PetscScalar *u, void *ctx);
+/* b = the right-hand side of the operator's system (DMCreateMatrix): the integrals of f phi_i
+   (Gauss rule of k+1 points per direction, as the operator's) less the coupling to the
+   boundary values in the interior rows, g at the boundary points (identity rows). f or g
+   NULL: zero. ctx is passed to both. */
+PETSC_EXTERN PetscErrorCode VPatchFormRHS(DM dm, VPatchPointFunction f, VPatchPointFunction g, void *ctx, Vec b);
+/* v = the Q_k interpolant of u: its values at the support points (e.g. an initial guess). */
+PETSC_EXTERN PetscErrorCode VPatchInterpolateFunction(DM dm, VPatchPointFunction u, void *ctx, Vec v);
+/* diff = || u_h - exact ||_L2 for the Q_k function with coefficients u (exact NULL: the
+   norm of u_h), by the Gauss rule of k+1 points per direction. */
+PETSC_EXTERN PetscErrorCode VPatchComputeL2Diff(DM dm, Vec u, VPatchPointFunction exact, void *ctx, PetscReal *diff);
+
 /* The smoother. */
 PETSC_EXTERN PetscErrorCode PCVPatchSetSweepType(PC pc, PCVPatchSweepType type);
 PETSC_EXTERN PetscErrorCode PCVPatchSetCompositeType(PC pc, PCVPatchCompositeType type);

@@ -58,6 +58,9 @@ cmp_run "2D Q5 mixed fmg" -dim 2 -degree 5 -refine 6 -pc_type vpatchmg -fmg
 cmp_run "3D Q3 mixed CG symmetric cycle" -dim 3 -degree 3 -refine 3 -pc_type vpatchmg -ksp_type cg -pc_vpatchmg_symmetric_cycle
 cmp_run "3D Q3 mg CG forward/backward" -dim 3 -degree 3 -refine 3 -ksp_type cg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -pc_mg_distinct_smoothup -mg_levels_up_pc_type vpatch -mg_levels_up_pc_vpatch_sweep backward
 for f in "" -fmg; do cmp_run "3D Q3 vpatchmg double $f" -dim 3 -degree 3 -refine 3 -pc_type vpatchmg -pc_vpatchmg_precision double $f; done
+# a user's problem with nonzero Dirichlet data (VPatchFormRHS / VPatchComputeL2Diff on device vectors)
+cmp_run "3D Q3 mg rhs exp" -dim 3 -degree 3 -refine 3 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -rhs exp
+cmp_run "3D Q3 mixed fmg rhs exp" -dim 3 -degree 3 -refine 3 -pc_type vpatchmg -fmg -rhs exp
 # CUDA graphs of the small levels' cycles (PCVPATCHMG on one rank): the same iterations and
 # residuals as kernel by kernel, to the run-to-run spread of the atomics (1e-2 relative: three
 # runs of the 2D Q5 case without graphs gave 6.885e-11..6.904e-11, 2.8e-3 apart)
