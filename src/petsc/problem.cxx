@@ -108,13 +108,18 @@ private:
   PetscScalar *local_ = nullptr, *data_ = nullptr;
 };
 
-// Calls fn(i, j, l) for the rank's owned points.
-template <typename F>
-static void ForEachOwnedPoint(const Box &box, F &&fn)
+// a = u at the rank's owned points (boundary_only: at those on the domain boundary).
+static void SetOwnedPoints(const Level &L, const PointFunction &u, bool boundary_only, PetscScalar *a)
 {
+  const Box &box = L.box;
   for (int l = box.os[2]; l < box.os[2] + box.om[2]; ++l)
     for (int j = box.os[1]; j < box.os[1] + box.om[1]; ++j)
-      for (int i = box.os[0]; i < box.os[0] + box.om[0]; ++i) fn(i, j, l);
+      for (int i = box.os[0]; i < box.os[0] + box.om[0]; ++i) {
+        if (boundary_only && !box.on_boundary(i, j, l)) continue;
+        double x[3];
+        support_point(box, *L.element, i, j, l, x);
+        a[box.owned_index(i, j, l)] = u(x);
+      }
 }
 
 PetscErrorCode VPatchFormRHS(DM dm, VPatchPointFunction f, VPatchPointFunction g, void *ctx, Vec b)
@@ -137,12 +142,7 @@ PetscErrorCode VPatchFormRHS(DM dm, VPatchPointFunction f, VPatchPointFunction g
     return 0;
   });
   PetscCall(local.SumInto(*L, a));
-  ForEachOwnedPoint(box, [&](int i, int j, int l) { // identity rows: the boundary values
-    if (!box.on_boundary(i, j, l)) return;
-    double x[3];
-    support_point(box, *L->element, i, j, l, x);
-    a[box.owned_index(i, j, l)] = G(x);
-  });
+  SetOwnedPoints(*L, G, true, a); // identity rows: the boundary values
   PetscCall(VecRestoreArrayWrite(b, &a));
   PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -158,13 +158,8 @@ PetscErrorCode VPatchInterpolateFunction(DM dm, VPatchPointFunction u, void *ctx
   PetscCall(GetLevel(dm, v, "VPatchInterpolateFunction", &L));
   PetscCheck(u, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_NULL, "VPatchInterpolateFunction: no function given");
   const PointFunction U{u, ctx, L->dim, &ierr};
-  const Box &box = L->box;
   PetscCall(VecGetArrayWrite(v, &a));
-  ForEachOwnedPoint(box, [&](int i, int j, int l) {
-    double x[3];
-    support_point(box, *L->element, i, j, l, x);
-    a[box.owned_index(i, j, l)] = U(x);
-  });
+  SetOwnedPoints(*L, U, false, a);
   PetscCall(VecRestoreArrayWrite(v, &a));
   PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
