@@ -7,7 +7,8 @@
 //     product of 1D load vectors (another route; 1e-13 of max |b|).
 //  2. The interpolant of p = 1 + x/2 - y/3 + 2 prod_i x_i^k (a Q_k function, nonzero on the
 //     boundary) is p: VPatchComputeL2Diff(I p, p) <= 1e-13; the L2 norms of the
-//     interpolants of 1 and of x are 1 and 1/sqrt(3) (exact integrals).
+//     interpolants of 1 and of x are 1 and 1/sqrt(3) (exact integrals; 1e-11: the rounding
+//     of a sum over up to 10^5 quadrature points, 1.1e-13 seen on 2 ranks at 3D Q3, 8 cells).
 //  3. Galerkin exactness: p lies in the finite element space and f = -Laplace p is
 //     integrated exactly, so the discrete solution with g = p is p itself. Solved with CG +
 //     PCMG (vpatch levels, symmetric sweeps) and with FGMRES + PCVPATCHMG in single precision
@@ -192,10 +193,10 @@ PetscErrorCode CheckDegree(PetscInt dim, PetscInt k, PetscInt N, PetscBool order
   PetscCall(VPatchComputeL2Diff(dm, ip, nullptr, nullptr, &pnorm));
   PetscCall(VPatchInterpolateFunction(dm, One, nullptr, u));
   PetscCall(VPatchComputeL2Diff(dm, u, nullptr, nullptr, &d));
-  PetscCall(Report("| ||I 1||_L2 - 1 |", std::abs(d - 1), 0, 1e-13));
+  PetscCall(Report("| ||I 1||_L2 - 1 | (rounding of the weights' sum)", std::abs(d - 1), 0, 1e-11));
   PetscCall(VPatchInterpolateFunction(dm, CoordinateX, nullptr, u));
   PetscCall(VPatchComputeL2Diff(dm, u, nullptr, nullptr, &d));
-  PetscCall(Report("| ||I x||_L2 - 1/sqrt(3) |", std::abs(d - 1 / std::sqrt(3.0)), 0, 1e-13));
+  PetscCall(Report("| ||I x||_L2 - 1/sqrt(3) |", std::abs(d - 1 / std::sqrt(3.0)), 0, 1e-11));
 
   // 3. Galerkin exactness with nonzero boundary values
   PetscCall(VPatchFormRHS(dm, MinusLaplacePolynomial, Polynomial, &deg, b));
