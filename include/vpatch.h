@@ -35,7 +35,8 @@ PETSC_EXTERN PetscErrorCode VPatchIsVPatchDM(DM dm, PetscBool *flg);
 PETSC_EXTERN PetscErrorCode VPatchCreateOperator(DM dm, Mat *A);
 PETSC_EXTERN PetscErrorCode VPatchCreateInterpolation(DM coarse, DM fine, Mat *P);
 
-/* The paper's test problem u = prod_i sin(pi x_i): right-hand side and L2 error. */
+/* The paper's test problem u = prod_i sin(pi x_i): right-hand side and L2 error (of the
+   Q_k function with u's coefficients, boundary points included). */
 PETSC_EXTERN PetscErrorCode VPatchFormSineRHS(DM dm, Vec b);
 PETSC_EXTERN PetscErrorCode VPatchComputeSineL2Error(DM dm, Vec u, PetscReal *error);
 /* f = 1, the right-hand side of the paper's iteration-count tables. */
@@ -48,7 +49,8 @@ typedef PetscErrorCode (*VPatchPointFunction)(PetscInt dim, PetscReal time, cons
 /* b = the right-hand side of the operator's system (DMCreateMatrix): the integrals of f phi_i
    (Gauss rule of k+1 points per direction, as the operator's) less the coupling to the
    boundary values in the interior rows, g at the boundary points (identity rows). f or g
-   NULL: zero. ctx is passed to both. */
+   NULL: zero. ctx is passed to both. These three are collective on the DM: an error that a
+   point function returns on one rank is returned on every rank. */
 PETSC_EXTERN PetscErrorCode VPatchFormRHS(DM dm, VPatchPointFunction f, VPatchPointFunction g, void *ctx, Vec b);
 /* v = the Q_k interpolant of u: its values at the support points (e.g. an initial guess). */
 PETSC_EXTERN PetscErrorCode VPatchInterpolateFunction(DM dm, VPatchPointFunction u, void *ctx, Vec v);

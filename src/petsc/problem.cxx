@@ -10,10 +10,12 @@
 
 using namespace vpatch;
 
-// The level of a vpatch DM and its check of v's layout.
+// The level of a vpatch DM and its check of v's layout (the NULL checks also where PETSc's
+// argument checks are compiled out).
 static PetscErrorCode GetLevel(DM dm, Vec v, const char *what, std::shared_ptr<Level> *L)
 {
   PetscFunctionBegin;
+  PetscCheck(dm && v, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "%s: the %s is NULL", what, dm ? "vector" : "DM");
   PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
   PetscCall(LevelQuery((PetscObject)dm, L));
   PetscCheck(*L, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "%s: not a vpatch DM", what);
@@ -59,6 +61,19 @@ struct PointFunction {
     return PetscRealPart(v);
   }
 };
+
+// A point function's error on any rank is an error on every rank of the DM's communicator:
+// the others' results (a load vector summed across ranks, a reduced norm) would be wrong.
+// Called where every rank has evaluated its points (no rank has left a collective early).
+static PetscErrorCode PointFunctionError(DM dm, PetscErrorCode ierr, const char *what)
+{
+  PetscMPIInt mine = (PetscMPIInt)ierr, any;
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)dm)));
+  PetscCall(ierr); // the rank whose function failed: its own error
+  PetscCheck(!any, PETSC_COMM_SELF, (PetscErrorCode)any, "%s: the point function failed on another rank", what);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 // The ghosted local array of the level (the owned array itself on one rank).
 class LocalArray {
@@ -128,7 +143,6 @@ PetscErrorCode VPatchFormRHS(DM dm, VPatchPointFunction f, VPatchPointFunction g
   PetscScalar *a;
   PetscErrorCode ierr = PETSC_SUCCESS;
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(b, VEC_CLASSID, 5);
   PetscCall(GetLevel(dm, b, "VPatchFormRHS", &L));
   const Box &box = L->box;
   const PointFunction F{f, ctx, L->dim, &ierr}, G{g, ctx, L->dim, &ierr};
@@ -144,7 +158,7 @@ PetscErrorCode VPatchFormRHS(DM dm, VPatchPointFunction f, VPatchPointFunction g
   PetscCall(local.SumInto(*L, a));
   SetOwnedPoints(*L, G, true, a); // identity rows: the boundary values
   PetscCall(VecRestoreArrayWrite(b, &a));
-  PetscCall(ierr);
+  PetscCall(PointFunctionError(dm, ierr, "VPatchFormRHS"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -154,14 +168,13 @@ PetscErrorCode VPatchInterpolateFunction(DM dm, VPatchPointFunction u, void *ctx
   PetscScalar *a;
   PetscErrorCode ierr = PETSC_SUCCESS;
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(v, VEC_CLASSID, 4);
   PetscCall(GetLevel(dm, v, "VPatchInterpolateFunction", &L));
   PetscCheck(u, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_NULL, "VPatchInterpolateFunction: no function given");
   const PointFunction U{u, ctx, L->dim, &ierr};
   PetscCall(VecGetArrayWrite(v, &a));
   SetOwnedPoints(*L, U, false, a);
   PetscCall(VecRestoreArrayWrite(v, &a));
-  PetscCall(ierr);
+  PetscCall(PointFunctionError(dm, ierr, "VPatchInterpolateFunction"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -172,7 +185,7 @@ static PetscErrorCode ComputeL2(DM dm, Vec u, const char *what, L2Squared &&l2_s
   std::shared_ptr<Level> L;
   const PetscScalar *a;
   PetscFunctionBegin;
-  PetscAssertPointer(error, 5);
+  PetscCheck(error, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "%s: the result's address is NULL", what);
   PetscCall(GetLevel(dm, u, what, &L));
   LocalArray local(*L);
   PetscCall(VecGetArrayRead(u, &a));
@@ -203,6 +216,6 @@ PetscErrorCode VPatchComputeL2Diff(DM dm, Vec u, VPatchPointFunction exact, void
       return l2_error_squared<decltype(D)::value, decltype(K)::value>(L.box, *L.element, values, U, false); // (a user's function: one thread)
     },
     diff));
-  PetscCall(ierr);
+  PetscCall(PointFunctionError(dm, ierr, "VPatchComputeL2Diff"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

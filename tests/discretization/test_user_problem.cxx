@@ -17,8 +17,9 @@
 //     every smoother, transfer and the float cycle).
 //  4. u = exp(x + 2y [+ z/2]) (not in the space, nonzero on the boundary): the L2 error
 //     decreases as h^(k+1) from N to 2N (within -order_tol, default 0.2; -order 0 skips).
-//  5. Errors: a point function's error code is returned, a DM that is not a vpatch DM, a
-//     vector of another size and a missing function are PETSc errors.
+//  5. Errors: a point function's error code is returned (on every rank, also where it fails
+//     on rank 0 alone), a DM that is not a vpatch DM, a vector of another size, NULL
+//     arguments and a missing function are PETSc errors.
 //
 // Options: -dim 2|3, -degrees k1,k2,..., -cells N, -order_tol, -order 0|1; the DM's options
 // (-dm_vec_type cuda: on device vectors).
@@ -112,6 +113,13 @@ PetscErrorCode Failing(PetscInt, PetscReal, const PetscReal x[], PetscInt, Petsc
 {
   u[0] = 0;
   return x[0] > 0.5 ? PETSC_ERR_USER : PETSC_SUCCESS;
+}
+
+// fails on rank 0 alone (ctx: the rank)
+PetscErrorCode FailingOnRank0(PetscInt, PetscReal, const PetscReal[], PetscInt, PetscScalar *u, void *ctx)
+{
+  u[0] = 1;
+  return *static_cast<PetscMPIInt *>(ctx) == 0 ? PETSC_ERR_USER : PETSC_SUCCESS;
 }
 
 // max |a - b| / scale
@@ -306,9 +314,16 @@ PetscErrorCode CheckErrors(PetscInt dim)
   PetscCall(VPatchDMGetDA(dm, &da));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "errors (dim=%" PetscInt_FMT ")\n", dim));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
-  const auto expect = [](const char *what, PetscErrorCode got, PetscErrorCode want) {
-    return Report(what, (PetscReal)got, (PetscReal)want, (PetscReal)want);
+  // the smallest code over the ranks: each rank must return the error
+  const auto expect = [](const char *what, PetscErrorCode got, PetscErrorCode want) -> PetscErrorCode {
+    PetscMPIInt mine = (PetscMPIInt)got, least;
+    PetscFunctionBegin;
+    PetscCallMPI(MPI_Allreduce(&mine, &least, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD));
+    PetscCall(Report(what, (PetscReal)least, (PetscReal)want, (PetscReal)want));
+    PetscFunctionReturn(PETSC_SUCCESS);
   };
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   ierr = VPatchFormRHS(dm, Failing, nullptr, nullptr, b);
   PetscCall(expect("FormRHS: f's error PETSC_ERR_USER", ierr, PETSC_ERR_USER));
   ierr = VPatchFormRHS(dm, nullptr, Failing, nullptr, b);
@@ -317,6 +332,18 @@ PetscErrorCode CheckErrors(PetscInt dim)
   PetscCall(expect("InterpolateFunction: u's error PETSC_ERR_USER", ierr, PETSC_ERR_USER));
   ierr = VPatchComputeL2Diff(dm, b, Failing, nullptr, &d);
   PetscCall(expect("ComputeL2Diff: exact's error PETSC_ERR_USER", ierr, PETSC_ERR_USER));
+  ierr = VPatchFormRHS(dm, FailingOnRank0, nullptr, &rank, b);
+  PetscCall(expect("FormRHS: f fails on rank 0 alone, every rank PETSC_ERR_USER", ierr, PETSC_ERR_USER));
+  ierr = VPatchComputeL2Diff(dm, b, FailingOnRank0, &rank, &d);
+  PetscCall(expect("ComputeL2Diff: exact fails on rank 0 alone, every rank PETSC_ERR_USER", ierr, PETSC_ERR_USER));
+  ierr = VPatchInterpolateFunction(dm, FailingOnRank0, &rank, b);
+  PetscCall(expect("InterpolateFunction: u fails on rank 0 alone, every rank PETSC_ERR_USER", ierr, PETSC_ERR_USER));
+  ierr = VPatchComputeL2Diff(dm, b, One, nullptr, nullptr);
+  PetscCall(expect("ComputeL2Diff: NULL result PETSC_ERR_ARG_NULL", ierr, PETSC_ERR_ARG_NULL));
+  ierr = VPatchFormRHS(nullptr, One, nullptr, nullptr, b);
+  PetscCall(expect("FormRHS: NULL DM PETSC_ERR_ARG_NULL", ierr, PETSC_ERR_ARG_NULL));
+  ierr = VPatchInterpolateFunction(dm, One, nullptr, nullptr);
+  PetscCall(expect("InterpolateFunction: NULL vector PETSC_ERR_ARG_NULL", ierr, PETSC_ERR_ARG_NULL));
   ierr = VPatchInterpolateFunction(dm, nullptr, nullptr, b);
   PetscCall(expect("InterpolateFunction: no function PETSC_ERR_ARG_NULL", ierr, PETSC_ERR_ARG_NULL));
   ierr = VPatchFormRHS(da, One, nullptr, nullptr, b);
