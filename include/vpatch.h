@@ -33,6 +33,9 @@ PETSC_EXTERN PetscErrorCode VPatchDMGetInfo(DM dm, PetscInt *dim, PetscInt *degr
 PETSC_EXTERN PetscErrorCode VPatchDMGetDA(DM dm, DM *da);
 PETSC_EXTERN PetscErrorCode VPatchIsVPatchDM(DM dm, PetscBool *flg);
 PETSC_EXTERN PetscErrorCode VPatchCreateOperator(DM dm, Mat *A);
+/* The prolongation of multigrid corrections, which vanish on the boundary: boundary values
+   are not transferred (interpolate a function with nonzero boundary values on the fine DM by
+   VPatchInterpolateFunction). */
 PETSC_EXTERN PetscErrorCode VPatchCreateInterpolation(DM coarse, DM fine, Mat *P);
 
 /* The paper's test problem u = prod_i sin(pi x_i): right-hand side and L2 error (of the

@@ -4,7 +4,7 @@
    from the command line.
 
      mpiexec -n 2 ./app -degree 3 -cells 16 -pc_type mg -mg_levels_pc_type vpatch -ksp_monitor
-     mpiexec -n 2 ./app -degree 3 -cells 16 -pc_type vpatchmg            (mixed precision)
+     mpiexec -n 2 ./app -degree 3 -cells 16 -pc_type vpatchmg -ksp_type fgmres   (mixed precision)
 
    Build it against an installed vpatch with CMake (CMakeLists.txt beside this file:
    find_package(vpatch)) or pkg-config (`mpicc app.c $(pkg-config --cflags --libs vpatch)`,

@@ -5,6 +5,7 @@
 #include "level.hpp"
 #include "logging.hpp"
 #include <cstring>
+#include <string>
 #include <petsc/private/petscimpl.h>
 #include <petscdmshell.h>
 #include <petscksp.h>
@@ -102,14 +103,18 @@ static PetscErrorCode HasOption(PetscObject obj, const char *prefix, const char 
 // The level operators already are the DM's matrices (DMCreateMatrix). Here the DM also
 // makes one application of vpatch the default coarse solver of PCMG (an exact solve on 2
 // cells per direction) in place of PCMG's LU or redundant LU, which a matrix-free operator
-// cannot factor, unless -mg_coarse_pc_type says otherwise. (Where a program's or SNES's
-// compute-operators function replaces this one, CoarsenHook_VPatch wraps theirs.)
-static PetscErrorCode ComputeOperators_VPatch(KSP ksp, Mat, Mat, void *)
+// cannot factor, unless -mg_coarse_pc_type says otherwise, and stops with an error that names
+// the options where the levels would run PCMG's default SOR on it. (Where a program's or
+// SNES's compute-operators function replaces this one, CoarsenHook_VPatch wraps theirs; where
+// that gives an assembled Pmat, PETSc's defaults stay.)
+static PetscErrorCode ComputeOperators_VPatch(KSP ksp, Mat, Mat B, void *)
 {
   PC pc;
   const char *prefix;
-  PetscBool has, factor;
+  PetscBool has, factor, shell;
   PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)B, MATSHELL, &shell));
+  if (!shell) PetscFunctionReturn(PETSC_SUCCESS); // an assembled Pmat of a program's or SNES's function: PETSc's defaults apply
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
   const size_t len = prefix ? std::strlen(prefix) : 0;
@@ -120,6 +125,19 @@ static PetscErrorCode ComputeOperators_VPatch(KSP ksp, Mat, Mat, void *)
       PetscCall(PCSetType(pc, PCVPATCH));
       PetscCall(PCSetFromOptions(pc));
     }
+  } else if (prefix && std::strstr(prefix, "mg_levels_")) {
+    // PCMG's default level smoother, Chebyshev with SOR, cannot run on the matrix-free
+    // operator (PETSc would stop with "No method sor for Mat of type shell"). vpatch levels
+    // under Chebyshev took 3x the Richardson(1) default of -mg_levels_pc_type vpatch (3D Q3:
+    // 9 against 3 iterations), so none is chosen here: an error that names the options.
+    PetscBool sor;
+    PetscCall(HasOption((PetscObject)ksp, prefix, "-pc_type", &has));
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSOR, &sor));
+    const std::string all(prefix, std::strstr(prefix, "mg_levels_") + 10); // the prefix of every level: without the level number
+    PetscCheck(has || !sor, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP,
+               "PCMG's default level smoother (SOR) needs an assembled matrix, and the vpatch operator is matrix-free: choose the levels' smoother, "
+               "e.g. -%spc_type vpatch (the vertex-patch smoother; -%spc_type jacobi with -%sksp_type chebyshev also runs)",
+               all.c_str(), all.c_str(), all.c_str());
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

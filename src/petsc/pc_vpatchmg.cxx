@@ -447,8 +447,8 @@ static PetscErrorCode PCPreSolve_VPatchMG(PC pc, KSP ksp, Vec, Vec)
   const char *prefix;
   PetscFunctionBegin;
   if (mg->precision != PC_VPATCHMG_SINGLE || mg->allow_inflexible) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &safe, KSPFGMRES, KSPGCR, KSPFCG, KSPPIPEFCG, KSPPIPEGCR, KSPFBCGS, KSPFBCGSR, KSPCG, KSPRICHARDSON,
-                                      KSPPREONLY, ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &safe, KSPFGMRES, KSPPIPEFGMRES, KSPGCR, KSPFCG, KSPPIPEFCG, KSPPIPEGCR, KSPFBCGS, KSPFBCGSR, KSPCG,
+                                      KSPRICHARDSON, KSPPREONLY, ""));
   PetscCall(KSPGetType(ksp, &type));
   PetscCall(PCGetOptionsPrefix(pc, &prefix));
   PetscBool preonly;

@@ -18,8 +18,8 @@
 //  4. u = exp(x + 2y [+ z/2]) (not in the space, nonzero on the boundary): the L2 error
 //     decreases as h^(k+1) from N to 2N (within -order_tol, default 0.2; -order 0 skips).
 //  5. Errors: a point function's error code is returned (on every rank, also where it fails
-//     on rank 0 alone), a DM that is not a vpatch DM, a vector of another size, NULL
-//     arguments and a missing function are PETSc errors.
+//     on rank 0 alone), a DM that is not a vpatch DM, a vector of another size or of another
+//     vpatch mesh of the same size, NULL arguments and a missing function are PETSc errors.
 //
 // Options: -dim 2|3, -degrees k1,k2,..., -cells N, -order_tol, -order 0|1; the DM's options
 // (-dm_vec_type cuda: on device vectors).
@@ -311,6 +311,14 @@ PetscErrorCode CheckErrors(PetscInt dim)
   PetscCall(VPatchCreateDM(PETSC_COMM_WORLD, dim, 2, 4, &dm));
   PetscCall(DMCreateGlobalVector(dm, &b));
   PetscCall(VecCreateMPI(PETSC_COMM_WORLD, PETSC_DECIDE, 7, &other));
+  DM q4 = nullptr;
+  Vec same_size = nullptr; // Q2 on 4 cells and Q4 on 2 cells have the same points (and parts on 1 or 2 ranks)
+  PetscMPIInt size;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size <= 2) {
+    PetscCall(VPatchCreateDM(PETSC_COMM_WORLD, dim, 4, 2, &q4));
+    PetscCall(DMCreateGlobalVector(q4, &same_size));
+  }
   PetscCall(VPatchDMGetDA(dm, &da));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "errors (dim=%" PetscInt_FMT ")\n", dim));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
@@ -352,7 +360,15 @@ PetscErrorCode CheckErrors(PetscInt dim)
   PetscCall(expect("ComputeL2Diff on a vector of 7: PETSC_ERR_ARG_SIZ", ierr, PETSC_ERR_ARG_SIZ));
   ierr = VPatchFormRHS(dm, One, nullptr, nullptr, other);
   PetscCall(expect("FormRHS into a vector of 7: PETSC_ERR_ARG_SIZ", ierr, PETSC_ERR_ARG_SIZ));
+  if (same_size) {
+    ierr = VPatchComputeL2Diff(dm, same_size, One, nullptr, &d);
+    PetscCall(expect("ComputeL2Diff on a vector of Q4 on 2 cells (same size): PETSC_ERR_ARG_INCOMP", ierr, PETSC_ERR_ARG_INCOMP));
+    ierr = VPatchFormRHS(dm, One, nullptr, nullptr, same_size);
+    PetscCall(expect("FormRHS into a vector of Q4 on 2 cells (same size): PETSC_ERR_ARG_INCOMP", ierr, PETSC_ERR_ARG_INCOMP));
+  }
   PetscCall(PetscPopErrorHandler());
+  PetscCall(VecDestroy(&same_size));
+  PetscCall(DMDestroy(&q4));
   PetscCall(VecDestroy(&other));
   PetscCall(VecDestroy(&b));
   PetscCall(DMDestroy(&dm));
