@@ -79,6 +79,7 @@ int main(int argc, char **argv)
   PetscCall(PetscTime(&t0));
   PetscCall(VPatchCreateDM(PETSC_COMM_WORLD, dim, degree, cells, &dm));
   PetscCall(DMSetFromOptions(dm));
+  PetscCall(DMViewFromOptions(dm, nullptr, "-dm_view"));
   PetscCall(DMCreateMatrix(dm, &A));
   PetscCall(DMCreateGlobalVector(dm, &b));
   PetscCall(VecDuplicate(b, &x));

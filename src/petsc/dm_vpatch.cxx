@@ -6,6 +6,7 @@
 #include "logging.hpp"
 #include <cstring>
 #include <string>
+#include <petsc/private/dmimpl.h> // dm->ops->view
 #include <petsc/private/petscimpl.h>
 #include <petscdmshell.h>
 #include <petscksp.h>
@@ -229,11 +230,35 @@ static PetscInt Coarsenings(const Level &level)
   return n;
 }
 
+// DMView (-dm_view where a program calls DMViewFromOptions): the mesh, the element, the ranks'
+// grid and the depth (DMSHELL's own view names its type alone). Collective.
+static PetscErrorCode View_VPatch(DM dm, PetscViewer viewer)
+{
+  std::shared_ptr<Level> L;
+  PetscBool ascii;
+  size_t parts[3], part[3];
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(GetLevel(dm, &L));
+  PetscCall(LevelRankPart(*L, "DMView", parts, part));
+  const PetscInt n = L->points_per_direction();
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "vpatch: Q%" PetscInt_FMT " elements on [0,1]^%" PetscInt_FMT ", %" PetscInt_FMT " cells per direction, %" PetscInt_FMT
+                                           " Gauss-Lobatto support points per direction (%" PetscInt_FMT " unknowns, the Dirichlet boundary's included)\n",
+                                   L->degree, L->dim, L->cells, n, L->global_points()));
+  if (L->dim == 2) PetscCall(PetscViewerASCIIPrintf(viewer, "ranks: %zu x %zu blocks of cells; coarsens %" PetscInt_FMT " times\n", parts[0], parts[1], Coarsenings(*L)));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "ranks: %zu x %zu x %zu blocks of cells; coarsens %" PetscInt_FMT " times\n", parts[0], parts[1], parts[2], Coarsenings(*L)));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CreateDMFromLevel(const std::shared_ptr<Level> &level, VecType vtype, DM *dm)
 {
   MPI_Comm comm = level->comm;
   PetscFunctionBegin;
   PetscCall(DMShellCreate(comm, dm));
+  (*dm)->ops->view = View_VPatch;
   PetscCall(DMSetRefineLevel(*dm, Coarsenings(*level)));
   PetscCall(LevelCompose((PetscObject)*dm, level));
   PetscCall(DMSetDimension(*dm, level->dim));
