@@ -253,28 +253,52 @@ static PetscErrorCode View_VPatch(DM dm, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CreateDMFromLevel(const std::shared_ptr<Level> &level, VecType vtype, DM *dm)
+static PetscErrorCode SetUpShell(const std::shared_ptr<Level> &level, VecType vtype, DM dm);
+
+// DMClone: a vpatch DM of the same level (DMSHELL's clone left a DM without a type or
+// operations). DMClone has created *newdm; it becomes the shell.
+static PetscErrorCode Clone_VPatch(DM dm, DM *newdm)
 {
-  MPI_Comm comm = level->comm;
+  std::shared_ptr<Level> level;
+  VecType vtype;
   PetscFunctionBegin;
-  PetscCall(DMShellCreate(comm, dm));
-  (*dm)->ops->view = View_VPatch;
-  PetscCall(DMSetRefineLevel(*dm, Coarsenings(*level)));
-  PetscCall(LevelCompose((PetscObject)*dm, level));
-  PetscCall(DMSetDimension(*dm, level->dim));
-  if (vtype) PetscCall(DMSetVecType(*dm, vtype));
-  PetscCall(DMShellSetCreateGlobalVector(*dm, CreateGlobalVector_VPatch));
-  PetscCall(DMShellSetCreateLocalVector(*dm, CreateLocalVector_VPatch));
-  PetscCall(DMShellSetGlobalToLocal(*dm, Exchange_VPatch<DMGlobalToLocalBegin>, Exchange_VPatch<DMGlobalToLocalEnd>));
-  PetscCall(DMShellSetLocalToGlobal(*dm, Exchange_VPatch<DMLocalToGlobalBegin>, Exchange_VPatch<DMLocalToGlobalEnd>));
-  PetscCall(DMShellSetCreateMatrix(*dm, CreateMatrix_VPatch));
-  PetscCall(DMShellSetCreateInterpolation(*dm, CreateInterpolation_VPatch));
-  PetscCall(DMShellSetCoarsen(*dm, Coarsen_VPatch));
-  PetscCall(DMKSPSetComputeOperators(*dm, ComputeOperators_VPatch, nullptr));
-  PetscCall(DMCoarsenHookAdd(*dm, CoarsenHook_VPatch, nullptr, nullptr)); // after DMKSP's (made by the line above)
+  PetscCall(GetLevel(dm, &level));
+  PetscCall(DMGetVecType(dm, &vtype));
+  PetscCall(DMSetType(*newdm, DMSHELL));
+  PetscCall(SetUpShell(level, vtype, *newdm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// A DMSHELL made the vpatch DM of level.
+static PetscErrorCode SetUpShell(const std::shared_ptr<Level> &level, VecType vtype, DM dm)
+{
+  PetscFunctionBegin;
+  dm->ops->view  = View_VPatch;
+  dm->ops->clone = Clone_VPatch;
+  PetscCall(DMSetRefineLevel(dm, Coarsenings(*level)));
+  PetscCall(LevelCompose((PetscObject)dm, level));
+  PetscCall(DMSetDimension(dm, level->dim));
+  if (vtype) PetscCall(DMSetVecType(dm, vtype));
+  PetscCall(DMShellSetCreateGlobalVector(dm, CreateGlobalVector_VPatch));
+  PetscCall(DMShellSetCreateLocalVector(dm, CreateLocalVector_VPatch));
+  PetscCall(DMShellSetGlobalToLocal(dm, Exchange_VPatch<DMGlobalToLocalBegin>, Exchange_VPatch<DMGlobalToLocalEnd>));
+  PetscCall(DMShellSetLocalToGlobal(dm, Exchange_VPatch<DMLocalToGlobalBegin>, Exchange_VPatch<DMLocalToGlobalEnd>));
+  PetscCall(DMShellSetCreateMatrix(dm, CreateMatrix_VPatch));
+  PetscCall(DMShellSetCreateInterpolation(dm, CreateInterpolation_VPatch));
+  PetscCall(DMShellSetCoarsen(dm, Coarsen_VPatch));
+  PetscCall(DMKSPSetComputeOperators(dm, ComputeOperators_VPatch, nullptr));
+  PetscCall(DMCoarsenHookAdd(dm, CoarsenHook_VPatch, nullptr, nullptr)); // after DMKSP's (made by the line above)
   char name[64];
   PetscCall(PetscSNPrintf(name, sizeof(name), "vpatch_Q%d_%dD_%dcells", (int)level->degree, (int)level->dim, (int)level->cells));
-  PetscCall(PetscObjectSetName((PetscObject)*dm, name));
+  PetscCall(PetscObjectSetName((PetscObject)dm, name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateDMFromLevel(const std::shared_ptr<Level> &level, VecType vtype, DM *dm)
+{
+  PetscFunctionBegin;
+  PetscCall(DMShellCreate(level->comm, dm));
+  PetscCall(SetUpShell(level, vtype, *dm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -351,6 +351,38 @@ static PetscErrorCode CheckDuplicate(const Problem &p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// 6b. DMClone: a vpatch DM of the same mesh (DMSHELL's clone had no type: its
+// DMCreateGlobalVector failed); its operator's product equals the original's.
+static PetscErrorCode CheckClone(const Problem &p)
+{
+  DM clone;
+  Mat B;
+  Vec b, y;
+  PetscBool is_vpatch;
+  PetscInt dim, degree, cells;
+  PetscReal d;
+  PetscFunctionBegin;
+  PetscCall(DMClone(p.dm, &clone));
+  PetscCall(VPatchIsVPatchDM(clone, &is_vpatch));
+  PetscCall(VPatchDMGetInfo(clone, &dim, &degree, &cells));
+  PetscCall(DMCreateGlobalVector(clone, &b));
+  PetscCall(VecDuplicate(b, &y));
+  PetscCall(VPatchFormSineRHS(clone, b));
+  PetscCall(DMCreateMatrix(clone, &B));
+  PetscCall(MatMult(B, b, y));
+  PetscCall(MatMult(p.A, b, p.x));
+  PetscCall(RelDiff(y, p.x, &d));
+  char what[200];
+  PetscCall(PetscSNPrintf(what, sizeof(what), "DMClone: a vpatch DM (%s) of Q%d on %d cells in %dD; its operator's product differs from the original's by %.1e",
+                          is_vpatch ? "yes" : "no", (int)degree, (int)cells, (int)dim, (double)d));
+  PetscCall(Check(is_vpatch && dim == 2 && degree == 3 && cells == 8 && d == 0, what));
+  PetscCall(MatDestroy(&B));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&b));
+  PetscCall(DMDestroy(&clone));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // 7. Vectors of another layout, aliased arguments
 static PetscErrorCode CheckVectorArguments(const Problem &p)
 {
@@ -896,6 +928,7 @@ int main(int argc, char **argv)
   PetscCall(CheckLevelDefaults(p, false));
   PetscCall(CheckLevelDefaults(p, true));
   PetscCall(CheckDuplicate(p));
+  PetscCall(CheckClone(p));
   PetscCall(CheckVectorArguments(p));
   PetscCall(CheckScaled(p));
   PetscCall(CheckCoarseChoice(p));
