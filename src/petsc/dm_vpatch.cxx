@@ -5,7 +5,6 @@
 #include "level.hpp"
 #include "logging.hpp"
 #include <cstring>
-#include <string>
 #include <petsc/private/dmimpl.h> // dm->ops->view
 #include <petsc/private/petscimpl.h>
 #include <petscdmshell.h>
@@ -104,10 +103,9 @@ static PetscErrorCode HasOption(PetscObject obj, const char *prefix, const char 
 // The level operators already are the DM's matrices (DMCreateMatrix). Here the DM also
 // makes one application of vpatch the default coarse solver of PCMG (an exact solve on 2
 // cells per direction) in place of PCMG's LU or redundant LU, which a matrix-free operator
-// cannot factor, unless -mg_coarse_pc_type says otherwise, and stops with an error that names
-// the options where the levels would run PCMG's default SOR on it. (Where a program's or
-// SNES's compute-operators function replaces this one, CoarsenHook_VPatch wraps theirs; where
-// that gives an assembled Pmat, PETSc's defaults stay.)
+// cannot factor, unless -mg_coarse_pc_type says otherwise. (Where a program's or SNES's
+// compute-operators function replaces this one, CoarsenHook_VPatch wraps theirs; where that
+// gives an assembled Pmat, PETSc's default stays.)
 static PetscErrorCode ComputeOperators_VPatch(KSP ksp, Mat, Mat B, void *)
 {
   PC pc;
@@ -126,19 +124,6 @@ static PetscErrorCode ComputeOperators_VPatch(KSP ksp, Mat, Mat B, void *)
       PetscCall(PCSetType(pc, PCVPATCH));
       PetscCall(PCSetFromOptions(pc));
     }
-  } else if (prefix && std::strstr(prefix, "mg_levels_")) {
-    // PCMG's default level smoother, Chebyshev with SOR, cannot run on the matrix-free
-    // operator (PETSc would stop with "No method sor for Mat of type shell"). vpatch levels
-    // under Chebyshev took 3x the Richardson(1) default of -mg_levels_pc_type vpatch (3D Q3:
-    // 9 against 3 iterations), so none is chosen here: an error that names the options.
-    PetscBool sor;
-    PetscCall(HasOption((PetscObject)ksp, prefix, "-pc_type", &has));
-    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSOR, &sor));
-    const std::string all(prefix, std::strstr(prefix, "mg_levels_") + 10); // the prefix of every level: without the level number
-    PetscCheck(has || !sor, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP,
-               "PCMG's default level smoother (SOR) needs an assembled matrix, and the vpatch operator is matrix-free: choose the levels' smoother, "
-               "e.g. -%spc_type vpatch (the vertex-patch smoother; -%spc_type jacobi with -%sksp_type chebyshev also runs)",
-               all.c_str(), all.c_str(), all.c_str());
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -231,17 +216,17 @@ static PetscInt Coarsenings(const Level &level)
 }
 
 // DMView (-dm_view where a program calls DMViewFromOptions): the mesh, the element, the ranks'
-// grid and the depth (DMSHELL's own view names its type alone). Collective.
+// grid and the depth (DMSHELL's own view names its type alone).
 static PetscErrorCode View_VPatch(DM dm, PetscViewer viewer)
 {
   std::shared_ptr<Level> L;
   PetscBool ascii;
-  size_t parts[3], part[3];
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(GetLevel(dm, &L));
-  PetscCall(LevelRankPart(*L, "DMView", parts, part));
+  size_t parts[3] = {1, 1, 1}; // from the cell ranges every rank holds: no communication (a SELF viewer on one rank)
+  for (PetscInt d = 0; d < L->dim; ++d) parts[d] = L->cell_ranges[d].size() - 1;
   const PetscInt n = L->points_per_direction();
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "vpatch: Q%" PetscInt_FMT " elements on [0,1]^%" PetscInt_FMT ", %" PetscInt_FMT " cells per direction, %" PetscInt_FMT

@@ -138,6 +138,18 @@ PetscErrorCode OperatorCheckSetUp(PC pc, const Level *set_up, const char *who)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// MatSOR (PCSOR, PCMG's default level smoother): the operator is matrix-free and has no
+// entries to sweep over; an error that names the smoothers that run on it (PETSc's own said
+// "No method sor for Mat of type shell").
+static PetscErrorCode MatSOR_VPatch(Mat A, Vec, PetscReal, MatSORType, PetscReal, PetscInt, PetscInt, Vec)
+{
+  PetscFunctionBegin;
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
+          "SOR (PCSOR, also PCMG's default level smoother) needs an assembled matrix, and the vpatch operator is matrix-free: choose a smoother "
+          "that runs on it, e.g. -mg_levels_pc_type vpatch (the vertex-patch smoother; with -pc_mg_distinct_smoothup also -mg_levels_up_pc_type) "
+          "or jacobi, or -pc_type vpatch alone");
+}
+
 static PetscErrorCode CreateOperator(MPI_Comm comm, const std::shared_ptr<Level> &level, VecType vtype, Mat *A)
 {
   PetscFunctionBegin;
@@ -151,6 +163,7 @@ static PetscErrorCode CreateOperator(MPI_Comm comm, const std::shared_ptr<Level>
   PetscCall(MatShellSetOperation(*A, MATOP_DUPLICATE, (void (*)(void))Guarded<MatDuplicate_VPatch>::call));
   PetscCall(MatShellSetOperation(*A, MATOP_CREATE_VECS, (void (*)(void))MatCreateVecs_VPatch));
   PetscCall(MatShellSetOperation(*A, MATOP_DESTROY, (void (*)(void))Guarded<MatDestroy_VPatch>::call));
+  PetscCall(MatShellSetOperation(*A, MATOP_SOR, (void (*)(void))MatSOR_VPatch));
   if (vtype) PetscCall(MatShellSetVecType(*A, vtype));
   PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(*A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));

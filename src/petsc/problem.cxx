@@ -20,14 +20,21 @@ static PetscErrorCode GetLevel(DM dm, Vec v, const char *what, std::shared_ptr<L
   PetscCall(LevelQuery((PetscObject)dm, L));
   PetscCheck(*L, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "%s: not a vpatch DM", what);
   PetscCall(LevelCheckVec(**L, v, what));
-  // a vector of another vpatch mesh whose size happens to match (Q2 on 8 cells, Q4 on 4)
+  // a vector of another vpatch mesh whose size happens to match (Q2 on 8 cells, Q4 on 4), or
+  // of the same mesh on another rank grid
   DM vdm;
   std::shared_ptr<Level> VL;
   PetscCall(VecGetDM(v, &vdm));
   if (vdm && vdm != dm) PetscCall(LevelQuery((PetscObject)vdm, &VL));
-  PetscCheck(!VL || (VL->dim == (*L)->dim && VL->degree == (*L)->degree && VL->cells == (*L)->cells), PetscObjectComm((PetscObject)dm),
-             PETSC_ERR_ARG_INCOMP, "%s: the vector belongs to the vpatch DM of Q%" PetscInt_FMT " on %" PetscInt_FMT " cells in %" PetscInt_FMT "D, not Q%" PetscInt_FMT
-             " on %" PetscInt_FMT " cells in %" PetscInt_FMT "D",
+  const auto same_ranges = [&] {
+    for (int d = 0; d < 3; ++d)
+      if (VL->cell_ranges[d] != (*L)->cell_ranges[d]) return false;
+    return true;
+  };
+  PetscCheck(!VL || (VL->dim == (*L)->dim && VL->degree == (*L)->degree && VL->cells == (*L)->cells && same_ranges()), PetscObjectComm((PetscObject)dm),
+             PETSC_ERR_ARG_INCOMP,
+             "%s: the vector belongs to the vpatch DM of Q%" PetscInt_FMT " on %" PetscInt_FMT " cells in %" PetscInt_FMT "D, not to this one, Q%" PetscInt_FMT
+             " on %" PetscInt_FMT " cells in %" PetscInt_FMT "D (or to one with another rank grid)",
              what, VL ? VL->degree : 0, VL ? VL->cells : 0, VL ? VL->dim : 0, (*L)->degree, (*L)->cells, (*L)->dim);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

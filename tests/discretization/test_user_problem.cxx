@@ -360,6 +360,18 @@ PetscErrorCode CheckErrors(PetscInt dim)
   PetscCall(expect("ComputeL2Diff on a vector of 7: PETSC_ERR_ARG_SIZ", ierr, PETSC_ERR_ARG_SIZ));
   ierr = VPatchFormRHS(dm, One, nullptr, nullptr, other);
   PetscCall(expect("FormRHS into a vector of 7: PETSC_ERR_ARG_SIZ", ierr, PETSC_ERR_ARG_SIZ));
+  DM other_grid = nullptr; // on 2 ranks: the same mesh split along x instead of y (the same local sizes)
+  Vec other_grid_vec = nullptr;
+  if (size == 2) {
+    PetscCall(PetscOptionsSetValue(nullptr, "-da_processors_x", "2"));
+    PetscCall(VPatchCreateDM(PETSC_COMM_WORLD, dim, 2, 4, &other_grid));
+    PetscCall(PetscOptionsClearValue(nullptr, "-da_processors_x"));
+    PetscCall(DMCreateGlobalVector(other_grid, &other_grid_vec));
+    ierr = VPatchComputeL2Diff(dm, other_grid_vec, One, nullptr, &d);
+    PetscCall(expect("ComputeL2Diff on a vector of the same mesh on another rank grid: PETSC_ERR_ARG_INCOMP", ierr, PETSC_ERR_ARG_INCOMP));
+    PetscCall(VecDestroy(&other_grid_vec));
+    PetscCall(DMDestroy(&other_grid));
+  }
   if (same_size) {
     ierr = VPatchComputeL2Diff(dm, same_size, One, nullptr, &d);
     PetscCall(expect("ComputeL2Diff on a vector of Q4 on 2 cells (same size): PETSC_ERR_ARG_INCOMP", ierr, PETSC_ERR_ARG_INCOMP));

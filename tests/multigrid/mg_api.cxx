@@ -352,7 +352,7 @@ static PetscErrorCode CheckDuplicate(const Problem &p)
 }
 
 // 6b. DMClone: a vpatch DM of the same mesh (DMSHELL's clone had no type: its
-// DMCreateGlobalVector failed); its operator's product equals the original's.
+// DMCreateGlobalVector failed); its operator's product equals the original's; its DMView.
 static PetscErrorCode CheckClone(const Problem &p)
 {
   DM clone;
@@ -379,6 +379,12 @@ static PetscErrorCode CheckClone(const Problem &p)
   PetscCall(MatDestroy(&B));
   PetscCall(VecDestroy(&y));
   PetscCall(VecDestroy(&b));
+  // DMView through a viewer of rank 0 alone (on several ranks it waited in a reduction of the
+  // others before: the test would time out)
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (rank == 0) PetscCall(DMView(clone, PETSC_VIEWER_STDOUT_SELF));
+  PetscCall(Check(true, "DMView of the clone through PETSC_VIEWER_STDOUT_SELF on rank 0 alone returned"));
   PetscCall(DMDestroy(&clone));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
