@@ -18,23 +18,9 @@
 #include <petscversion.h>
 #include <vector>
 #include <vpatch.h>
-
-#if PETSC_VERSION_LT(3, 19, 0)
-  #define PETSC_SUCCESS 0
-#endif
+#include "report.hpp"
 
 namespace {
-
-int failures = 0;
-
-PetscErrorCode Report(const char *what, PetscReal value, PetscReal lo, PetscReal hi)
-{
-  PetscFunctionBegin;
-  const bool ok = value >= lo && value <= hi; // NaN fails
-  if (!ok) ++failures;
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-52s %.6e in [%.4g, %.4g] %s\n", what, (double)value, (double)lo, (double)hi, ok ? "ok" : "FAILED"));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 // Squared L2 error of the finite element function with nodal values u (natural order,
 // all (Nk+1)^d points) against prod sin(pi x_i), with the (k+1)^d point Gauss rule per cell.

@@ -28,23 +28,9 @@
 #include <petscksp.h>
 #include <petscversion.h>
 #include <vpatch.h>
-
-#if PETSC_VERSION_LT(3, 19, 0)
-  #define PETSC_SUCCESS 0
-#endif
+#include "report.hpp"
 
 namespace {
-
-int failures = 0;
-
-PetscErrorCode Report(const char *what, PetscReal value, PetscReal lo, PetscReal hi)
-{
-  PetscFunctionBegin;
-  const bool ok = value >= lo && value <= hi; // NaN fails
-  if (!ok) ++failures;
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-64s %.6e in [%.4g, %.4g] %s\n", what, (double)value, (double)lo, (double)hi, ok ? "ok" : "FAILED"));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 struct Degree {
   PetscInt k;
