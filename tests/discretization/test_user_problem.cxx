@@ -26,7 +26,6 @@
 #include <cmath>
 #include <petscdmda.h>
 #include <petscksp.h>
-#include <petscversion.h>
 #include <vpatch.h>
 #include "report.hpp"
 
