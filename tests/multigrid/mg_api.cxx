@@ -130,6 +130,8 @@ static PetscErrorCode ViewContains(PC pc, const char *text, bool *found)
     std::stringstream view;
     view << f.rdbuf();
     yes = view.str().find(text) != std::string::npos;
+    f.close();
+    std::remove(name); // the test leaves no file behind in its working directory
   }
   PetscCallMPI(MPI_Bcast(&yes, 1, MPI_INT, 0, PETSC_COMM_WORLD));
   *found = yes;
