@@ -188,6 +188,14 @@ struct is_column_store<ColumnStore<F>> : std::true_type {};
 template <int V>
 using Int = std::integral_constant<int, V>;
 
+// A body of contract() that takes a whole line (or z column) at once instead of one
+// product at a time: body.line(in, acc) with in[NI][NE] the line's inputs along the
+// contracted direction and acc[NR][NV] its outputs (laplace.cu: the operator's even-odd
+// contractions). The loads and stores are those of the plain bodies.
+struct WholeLineBody {};
+template <typename Body>
+inline constexpr bool is_whole_line = std::is_base_of_v<WholeLineBody, Body>;
+
 // The contraction index loop of contract() along z and of contract_lines(): calls
 // step(k, Int<r0>, Int<r1>) for every input k = 0..NE-1 with the rows [r0, r1) that input
 // k contributes to (unrolled by KU). Band: the NR = NE - 2 interior rows of the patch
@@ -324,6 +332,12 @@ __device__ __forceinline__ void contract_evenodd(const Matrix *A, const Number (
   }
 }
 
+template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, bool Padded, int N, int T, bool InPlace, int G, int S,
+          bool Packed, bool Band, typename In, typename Out, bool Swap, int MS, typename EO, typename Matrix, typename Number,
+          typename Body, typename Store>
+__device__ __forceinline__ void contract_plane(int tid, const Matrix *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
+                                               Store store);
+
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, bool Padded, int N, int T, bool InPlace,
           int G = 1, int S = 0, bool Packed = false, bool Lines = false, bool Band = false,
           typename In = FrameMap<Padded, N, E0, E1, S>,
@@ -334,10 +348,20 @@ __device__ __forceinline__ void contract(int tid, const Matrix *const (&mats)[NM
 {
   static_assert(!EO::on || (NM == 1 && NI == 1 && NV == 1 && !Band && !Padded && (Lines || dir == 2)),
                 "contract: the even-odd form takes one matrix and one input, by lines or along z");
-  if constexpr (Lines && !Padded && dir < 2) {
+  if constexpr (Lines && !Padded && dir < 2)
     contract_lines<dir, E0, E1, E2, NR, NM, NI, NV, T, InPlace, G, S, Packed, Band, In, Out, Swap, EO>(tid, mats, ins, body, store);
-    return;
-  }
+  else
+    contract_plane<dir, E0, E1, E2, NR, NM, NI, NV, Padded, N, T, InPlace, G, S, Packed, Band, In, Out, Swap, MS, EO>(tid, mats, ins,
+                                                                                                                  body, store);
+}
+
+// contract() in the plane layout (dir 0, 1) or walking z (dir 2).
+template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, bool Padded, int N, int T, bool InPlace, int G, int S,
+          bool Packed, bool Band, typename In, typename Out, bool Swap, int MS, typename EO, typename Matrix, typename Number,
+          typename Body, typename Store>
+__device__ __forceinline__ void contract_plane(int tid, const Matrix *const (&mats)[NM], const Number *const (&ins)[NI], Body body,
+                                               Store store)
+{
   static_assert(!Swap || !Padded, "contract: Swap applies to the compact thread maps");
   constexpr int O0 = dir == 0 ? NR : E0, O1 = dir == 1 ? NR : E1, O2 = dir == 2 ? NR : E2;
   constexpr int NE = dir == 0 ? E0 : (dir == 1 ? E1 : E2);
@@ -388,7 +412,7 @@ __device__ __forceinline__ void contract(int tid, const Matrix *const (&mats)[NM
 #pragma unroll
           for (int j = 0; j < NM; ++j) mv[j] = mats[j][z * ME + k];
         }
-        body(acc[z], mv, iv);
+        if constexpr (!is_whole_line<Body>) body(acc[z], mv, iv);
       }
     };
     // Full unrolling for small contractions; for large ones (3D, k >= 5) an unroll factor
@@ -396,7 +420,17 @@ __device__ __forceinline__ void contract(int tid, const Matrix *const (&mats)[NM
     constexpr int KU = NE * O2 <= 64 ? NE : 2;
     // Band applies along z, where the rows are the unrolled outputs (in the plane layout of
     // dir 0 and 1 the row is the thread's coordinate)
-    if constexpr (EO::on) {
+    if constexpr (is_whole_line<Body>) {
+      static_assert(dir == 2 && !Padded && !Band, "contract: a whole-line body walks z on compact layouts");
+      if (active) {
+        Number in[NI][NE];
+#pragma unroll
+        for (int j = 0; j < NI; ++j)
+#pragma unroll
+          for (int k = 0; k < NE; ++k) in[j][k] = ins[j][In::at(g, x, y, k)];
+        body.line(in, acc);
+      }
+    } else if constexpr (EO::on) {
       static_assert(NE == O2 && ME == NE, "contract: even-odd along z takes a square matrix");
       if (active) {
         Number in[NE];
@@ -470,7 +504,17 @@ __device__ __forceinline__ void contract_lines(int tid, const Matrix *const (&ma
     for (int r = 0; r < NR; ++r)
 #pragma unroll
       for (int v = 0; v < NV; ++v) acc[r][v] = Number(0);
-    if constexpr (EO::on) {
+    if constexpr (is_whole_line<Body>) {
+      static_assert(!Band, "contract_lines: a whole-line body takes every input");
+      if (active) {
+        Number in[NI][NE];
+#pragma unroll
+        for (int j = 0; j < NI; ++j)
+#pragma unroll
+          for (int k = 0; k < NE; ++k) in[j][k] = ins[j][in0 + k * in_step];
+        body.line(in, acc);
+      }
+    } else if constexpr (EO::on) {
       static_assert(NE == NR, "contract_lines: even-odd takes a square matrix");
       if (active) {
         Number in[NE];

@@ -138,6 +138,14 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double)
     c += contract_cost(1, b, b, b, b, 2, 2, 3, 2, ref, ref);
     c += contract_cost(2, b, b, b, b, 2, 2, 2, 0, ref);
   }
+  if (evenodd_operator(dim, k, is_double)) {
+    // laplace.cu EvenOddX, Y, Z (3D, b^2 lines per stage): per line, 2h sums and
+    // differences per input, (h + b % 2)^2 + h^2 multiply-adds per matrix product, 2h
+    // sums and differences per output tensor; the loads and stores are the plain ones
+    const double h = b / 2, mid = b % 2, product = 2 * ((h + mid) * (h + mid) + h * h), split = 2 * h;
+    auto line = [&](int inputs, int products, int outputs) { return split * inputs + product * products + split * outputs; };
+    c.flops = (double)b * b * (line(1, 2, 2) + line(2, 3, 2) + line(2, 2, 1));
+  }
   return c;
 }
 

@@ -1,7 +1,8 @@
 // Matrix-free Laplacian y = A x over the owned cells and its diagonal (see
 // cpu::laplace_apply): a per-point gather in registers (2D, 3D k <= 3: tuning.hpp,
 // gather_operator), or cell-based sum factorization in shared memory with atomicAdd into
-// the shared points (3D k >= 4). Given b, the
+// the shared points (3D k >= 4: one thread per line, compiled-in matrices in even-odd
+// form). Given b, the
 // same kernels form the residual y = b - A x in the same pass (y starts from b and the
 // cell contributions are subtracted; the gather subtracts its sum from b at the store).
 #include "../core/dispatch.hpp"
@@ -25,6 +26,7 @@ struct CellPlan {
   static constexpr int nz = dim == 3 ? nb : 1, nd = nb * nb * nz;
   // compiled-in h = 1 cell matrices, x and y contractions by lines (tuning.hpp, reference_operator)
   static constexpr bool reference = reference_operator(dim, k, sizeof(Number) == 8);
+  static constexpr bool evenodd = evenodd_operator(dim, k, sizeof(Number) == 8); // (reference only)
   // a cell's record: x, then B0 | B1 (cell_layout.hpp; compact unless searched)
   static constexpr CellLayout layout =
     cell_layout(k, C, reference, C > 1 && pad_cell_stride(dim, k) ? bank_stride(3 * nd, T) : 3 * nd);
@@ -58,6 +60,135 @@ constexpr ReferenceCell<k, Number> make_reference_cell()
 }
 template <int k, typename Number>
 __device__ constexpr ReferenceCell<k, Number> reference_cell = make_reference_cell<k, Number>();
+
+// The compiled-in cell matrices in even-odd form (deal.II's evaluate_evenodd): M and K are
+// centro-symmetric, A[n-1-i][n-1-j] = A[i][j] bit for bit (core/element1d.hpp), so with
+// e_j = x_j + x_{n-1-j} and o_j = x_j - x_{n-1-j} (j < h = n / 2) the outputs i and n-1-i
+// (i < h) are ev_i + od_i and ev_i - od_i, ev_i = sum_j E[i][j] e_j (+ A[i][h] x_h for odd n),
+// od_i = sum_j O[i][j] o_j, E, O = (A[i][j] +- A[i][n-1-j]) / 2; for odd n the middle output
+// is ev_h = sum_j A[h][j] e_j + A[h][h] x_h. (h + n % 2)^2 + h^2 multiply-adds per line and
+// matrix instead of n^2 (n = 8: 32 against 64), plus 2h sums and differences per input and
+// per output tensor. Rounded once from the double tables.
+template <int k, typename Number>
+struct EvenOddMatrix {
+  static constexpr int n = k + 1, h = n / 2, mid = n % 2;
+  Number E[h + mid][h], O[h][h], C[h + mid]; // C: the middle column A[i][h], i <= h (odd n)
+};
+template <int k, typename Number>
+constexpr EvenOddMatrix<k, Number> make_evenodd_matrix(const double *A)
+{
+  using T = EvenOddMatrix<k, Number>;
+  constexpr int n = T::n, h = T::h;
+  T t{};
+  for (int i = 0; i < h + T::mid; ++i) {
+    for (int j = 0; j < h; ++j) {
+      t.E[i][j] = Number(0.5 * (A[i * n + j] + A[i * n + n - 1 - j]));
+      if (i < h) t.O[i][j] = Number(0.5 * (A[i * n + j] - A[i * n + n - 1 - j]));
+    }
+    if (T::mid) t.C[i] = Number(A[i * n + h]);
+  }
+  return t;
+}
+template <int k, typename Number>
+struct EvenOddCell {
+  EvenOddMatrix<k, Number> M, K;
+};
+template <int k, typename Number>
+__device__ constexpr EvenOddCell<k, Number> evenodd_cell = {make_evenodd_matrix<k, Number>(reference::OperatorTables<k>::mass),
+                                                           make_evenodd_matrix<k, Number>(reference::OperatorTables<k>::stiffness)};
+
+// A line split into its even and odd parts (and the middle value, odd n).
+template <int k, typename Number>
+struct EvenOddLine {
+  static constexpr int n = k + 1, h = n / 2;
+  Number e[h], o[h], m;
+  __device__ __forceinline__ explicit EvenOddLine(const Number (&x)[n])
+  {
+#pragma unroll
+    for (int j = 0; j < h; ++j) {
+      e[j] = x[j] + x[n - 1 - j];
+      o[j] = x[j] - x[n - 1 - j];
+    }
+    m = n % 2 ? x[h] : Number(0);
+  }
+};
+// sum_t A_t x_t over the products added, in even-odd form.
+template <int k, typename Number>
+struct EvenOddSum {
+  static constexpr int n = k + 1, h = n / 2, mid = n % 2;
+  Number ev[h + mid] = {}, od[h] = {};
+  __device__ __forceinline__ void add(const EvenOddMatrix<k, Number> &A, const EvenOddLine<k, Number> &x)
+  {
+#pragma unroll
+    for (int i = 0; i < h + mid; ++i) {
+#pragma unroll
+      for (int j = 0; j < h; ++j) {
+        ev[i] = fma(A.E[i][j], x.e[j], ev[i]);
+        if (i < h) od[i] = fma(A.O[i][j], x.o[j], od[i]);
+      }
+      if constexpr (mid) ev[i] = fma(A.C[i], x.m, ev[i]);
+    }
+  }
+  __device__ __forceinline__ Number operator[](int r) const
+  {
+    return r < h ? ev[r] + od[r] : (r >= n - h ? ev[n - 1 - r] - od[n - 1 - r] : ev[h]);
+  }
+};
+// The three line bodies of laplace_kernel (the plain bodies' results, to rounding):
+// x: (M x, K x); y: (M c + K a, M a) from (c, a); z: M u + K v from (u, v).
+template <int k>
+struct EvenOddX : WholeLineBody {
+  template <typename Number, int NR>
+  __device__ __forceinline__ void line(const Number (&in)[1][k + 1], Number (&acc)[NR][2]) const
+  {
+    const EvenOddLine<k, Number> x(in[0]);
+    EvenOddSum<k, Number> m, s;
+    m.add(evenodd_cell<k, Number>.M, x);
+    s.add(evenodd_cell<k, Number>.K, x);
+#pragma unroll
+    for (int r = 0; r < NR; ++r) {
+      acc[r][0] = m[r];
+      acc[r][1] = s[r];
+    }
+  }
+};
+template <int k>
+struct EvenOddY : WholeLineBody {
+  template <typename Number, int NR>
+  __device__ __forceinline__ void line(const Number (&in)[2][k + 1], Number (&acc)[NR][2]) const
+  {
+    const EvenOddLine<k, Number> c(in[0]), a(in[1]);
+    EvenOddSum<k, Number> u, v;
+    u.add(evenodd_cell<k, Number>.M, c);
+    u.add(evenodd_cell<k, Number>.K, a);
+    v.add(evenodd_cell<k, Number>.M, a);
+#pragma unroll
+    for (int r = 0; r < NR; ++r) {
+      acc[r][0] = u[r];
+      acc[r][1] = v[r];
+    }
+  }
+};
+template <int k>
+struct EvenOddZ : WholeLineBody {
+  template <typename Number, int NR>
+  __device__ __forceinline__ void line(const Number (&in)[2][k + 1], Number (&acc)[NR][1]) const
+  {
+    const EvenOddLine<k, Number> u(in[0]), v(in[1]);
+    EvenOddSum<k, Number> y;
+    y.add(evenodd_cell<k, Number>.M, u);
+    y.add(evenodd_cell<k, Number>.K, v);
+#pragma unroll
+    for (int r = 0; r < NR; ++r) acc[r][0] = y[r];
+  }
+};
+// body a where On, else b
+template <bool On, typename A, typename B>
+__device__ __forceinline__ auto pick(A a, B b)
+{
+  if constexpr (On) return a;
+  else return b;
+}
 
 template <int dim, int k, typename Number>
 __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, Number>::C)
@@ -102,12 +233,12 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
     Mm = reference_cell<k, Number>.M;
     Km = reference_cell<k, Number>.K;
   }
-  constexpr bool Ln = Plan::reference;
+  constexpr bool Ln = Plan::reference, EO = Plan::evenodd;
   contract<0, nb, nb, nz, nb, 2, 1, 2, false, nb, T, false, 1, 0, false, Ln, false, MapX, MapB, lay.swap_x, ms>(
-    t, {Mm, Km}, {X}, [](Number *acc, const Number *mv, const Number *iv) {
+    t, {Mm, Km}, {X}, pick<EO>(EvenOddX<k>{}, [](Number *acc, const Number *mv, const Number *iv) {
       acc[0] += mv[0] * iv[0];
       acc[1] += mv[1] * iv[0];
-    },
+    }),
     [&](const Number *acc, int, int, int, int o, int) { B0[o] = acc[0]; B1[o] = acc[1]; });
   __syncthreads();
   auto add = [&](const Number *acc, int xa, int yb, int zc, int, int) {
@@ -119,11 +250,11 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
       t, {Mm, Km}, {B1, B0}, two, add); // M_1 c + K_1 a
   } else {
     contract<1, nb, nb, nz, nb, 2, 2, 2, false, nb, T, true, 1, 0, false, Ln, false, MapB, MapB, lay.swap_y, ms>( // u = M_1 c + K_1 a, v = M_1 a
-      t, {Mm, Km}, {B1, B0}, SumOfTwoAndMass<chained_fma(false, dim, k, sizeof(Number) == 8)>{},
+      t, {Mm, Km}, {B1, B0}, pick<EO>(EvenOddY<k>{}, SumOfTwoAndMass<chained_fma(false, dim, k, sizeof(Number) == 8)>{}),
       [&](const Number *acc, int, int, int, int o, int) { B0[o] = acc[0]; B1[o] = acc[1]; });
     __syncthreads();
     contract<2, nb, nb, nz, nb, 2, 2, 1, false, nb, T, false, 1, 0, false, false, false, MapB, MapB, lay.swap_z, ms>(
-      t, {Mm, Km}, {B0, B1}, two, add); // M_2 u + K_2 v
+      t, {Mm, Km}, {B0, B1}, pick<EO>(EvenOddZ<k>{}, two), add); // M_2 u + K_2 v
   }
 }
 

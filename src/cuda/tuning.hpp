@@ -125,6 +125,9 @@
 #ifndef VPATCH_EVENODD
 #define VPATCH_EVENODD -1
 #endif
+#ifndef VPATCH_EVENODD_OPERATOR
+#define VPATCH_EVENODD_OPERATOR -1
+#endif
 
 namespace vpatch {
 namespace cuda {
@@ -289,12 +292,27 @@ constexpr bool reference_matrices(int dim, int degree, bool is_double)
 // lines (common.cuh, contract_lines), instead of the level's matrices from shared memory in
 // the plane form. H200, MatMult 3D float GDoF/s (bench/NOTES.md, "Operator by lines"): k = 4
 // 82.4 -> 100.7, k = 5 87.8 -> 111.9, k = 6 92.1 -> 122.3, k = 7 102.0 -> 105.5, k = 8 69.2 ->
-// 99.8; k = 3 81.3 -> 73.6 (hence k >= 4). Float only: compiled-in double matrices are built
-// from two UMOVs per entry (3D k = 7: 345 of 1616 instructions, 128 registers; k = 9, 10
-// spill). -DVPATCH_REFERENCE_OPERATOR=0/1 overrides.
+// 99.8; k = 3 81.3 -> 73.6 (hence k >= 4). Double since the thirty-third session, with the
+// even-odd lines (evenodd_operator; before them the compiled-in double entries, two UMOVs
+// each, cost 3D k = 7 345 of 1616 instructions and 128 registers, and k = 9, 10 spilled):
+// H200, same call, MatMult double k = 4..10 45.3 / 51.2 / 46.3 / 56.6 / 44.4 / 45.7 / 43.3 ->
+// 64.0 / 75.1 / 75.9 / 85.1 / 85.4 / 84.5 / 84.8 GDoF/s (bench/NOTES.md, "The cell operator
+// in even-odd form"). -DVPATCH_REFERENCE_OPERATOR=0/1 overrides.
 constexpr bool reference_operator(int dim, int degree, bool is_double)
 {
-  return dim == 3 && degree >= 4 && tuned(VPATCH_REFERENCE_OPERATOR, !is_double);
+  return dim == 3 && degree >= 4 && tuned(VPATCH_REFERENCE_OPERATOR, 1);
+}
+
+// Whether the cell operator with compiled-in matrices (reference_operator) contracts its
+// lines in even-odd form (laplace.cu, EvenOddCell: the cell matrices are centro-symmetric,
+// so about half the multiply-adds, and every line a whole unrolled loop). H200, same call,
+// MatMult GDoF/s plain -> even-odd: float k = 4..7 within 1%, k = 8 101.9 -> 143.2, k = 9
+// 95.8 -> 142.4, k = 10 100.1 -> 153.6; double k = 4, 5 within 2%, k = 6 79.6 -> 75.9, k = 7
+// 86.9 -> 85.1, k = 8 60.5 -> 85.4, k = 9 58.5 -> 84.5, k = 10 52.1 -> 84.8 (the plain z walk
+// unrolls its loop by 2 from k = 8 on). -DVPATCH_EVENODD_OPERATOR=0/1 overrides.
+constexpr bool evenodd_operator(int dim, int degree, bool is_double)
+{
+  return reference_operator(dim, degree, is_double) && tuned(VPATCH_EVENODD_OPERATOR, 1);
 }
 
 // Whether the 3D cell transfer kernels (k >= 2) take the matrix of their z contraction
