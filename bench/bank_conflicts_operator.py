@@ -15,6 +15,11 @@ into vector loads, which this model does not).
 
   bench/bank_conflicts_operator.py                  # compact and shipped layouts, k = 4..8
   bench/bank_conflicts_operator.py --search 7 8     # search, keeping the blocks per SM
+  bench/bank_conflicts_operator.py --double [--search 4 5 6 7 8]   # the same for 8-byte elements
+
+8-byte elements (double): a warp's access is served per half-warp (16 lanes x 8 bytes = one
+128-byte wavefront); within a half, lanes whose elements fall on the same bank pair (element
+index mod 16) at different addresses take one wavefront each.
 
 A layout: strides (1, xy, xz) of x and (1, by, bz) of the pair B0 | B1, the cell stride, and
 per stage (x lines, y lines, z contraction) which free coordinate runs fastest (swap). The
@@ -29,6 +34,9 @@ import os
 import re
 
 REG_BLOCKS = {4: 12, 5: 12, 6: 12, 7: 16, 8: 10}  # blocks per SM the registers allow (150/144/147/128/162 threads)
+# double (ptxas, 32/44/48/52/56 registers, allocated by 8 per thread and by warps): 5120/7680/7680/7168/10752 per block
+REG_BLOCKS_DOUBLE = {4: 12, 5: 8, 6: 8, 7: 9, 8: 6}
+WIDE = False  # 8-byte elements (--double)
 
 
 def shape(k):
@@ -37,24 +45,25 @@ def shape(k):
 
 
 @functools.lru_cache(maxsize=None)
-def instruction(k, stage, sy, sz, ps, swap, step):
+def instruction(k, stage, sy, sz, ps, swap, step, wide=False):
     """Wavefronts of one load or store of a stage over the block; strides mod 32 suffice."""
     nb, C, T = shape(k)
+    lanes, nbanks = (16, 16) if wide else (32, 32)  # per wavefront: half-warps of bank pairs (8-byte elements)
     total = 0
-    for w0 in range(0, C * T, 32):
+    for w0 in range(0, C * T, lanes):
         banks = {}
-        for tid in range(w0, min(w0 + 32, C * T)):
+        for tid in range(w0, min(w0 + lanes, C * T)):
             g, t = divmod(tid, T)
             a, b = (t // nb, t % nb) if swap else (t % nb, t // nb)
             i, j, l = {'plane': (a, b, step), 'xlines': (step, a, b), 'ylines': (a, step, b)}[stage]
-            bank = (g * ps + i + sy * j + sz * l) % 32
+            bank = (g * ps + i + sy * j + sz * l) % nbanks
             banks[bank] = banks.get(bank, 0) + 1
         total += max(banks.values())
     return total
 
 
 def stage(k, kind, sy, sz, ps, swap):
-    return sum(instruction(k, kind, sy % 32, sz % 32, ps % 32, swap, s) for s in range(k + 1))
+    return sum(instruction(k, kind, sy % 32, sz % 32, ps % 32, swap, s, WIDE) for s in range(k + 1))
 
 
 def score(k, L):
@@ -83,21 +92,22 @@ def shipped():
     block = src[src.index('searched_cell_layouts[] = {'):]
     block = block[:block.index('};')]
     out = {}
-    for m in re.finditer(r'\{(\d+), (\d+), \{(\d+), (\d+), (\d+), (\d+), (\d+), (\w+), (\w+), (\w+)\}\}', block):
+    for m in re.finditer(r'\{(\d+), (\d+), (\d+), \{(\d+), (\d+), (\d+), (\d+), (\d+), (\w+), (\w+), (\w+)\}\}', block):
         v = m.groups()
-        out[int(v[0])] = tuple(int(x) for x in v[2:7]) + tuple(int(x == 'true') for x in v[7:])
+        if int(v[2]) == (8 if WIDE else 4):
+            out[int(v[0])] = tuple(int(x) for x in v[3:8]) + tuple(int(x == 'true') for x in v[8:])
     return out
 
 
 def blocks_per_sm(k, cell):
     nb, C, T = shape(k)
-    return min(REG_BLOCKS[k], 228 * 1024 // (4 * C * cell + 1024))
+    return min((REG_BLOCKS_DOUBLE if WIDE else REG_BLOCKS)[k], 228 * 1024 // ((8 if WIDE else 4) * C * cell + 1024))
 
 
 def search(k):
     nb, C, T = shape(k)
     keep = blocks_per_sm(k, compact(k)[4])
-    strides = [(nb + py, (nb + py) * nb + pz) for py in range(8) for pz in range(32)]
+    strides = [(nb + py, (nb + py) * nb + pz) for py in range(8) for pz in range(32)]  # (mod 16 suffices for 8-byte elements)
     best = None
     for pr in range(32 if C > 1 else 1):  # the cell stride mod 32
         for swx, swy, swz in itertools.product((0, 1), repeat=3):
@@ -117,19 +127,22 @@ def search(k):
 def ideal(k):
     nb, C, T = shape(k)
     warps = -(-C * T // 32)
-    return warps * (k + 1) * (1 + 1 + 2 + 4 + 2)
+    return warps * (2 if WIDE else 1) * (k + 1) * (1 + 1 + 2 + 4 + 2)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--search', type=int, nargs='*', help='degrees to search (default: score k = 4..8)')
+    ap.add_argument('--double', action='store_true', help='8-byte elements')
     args = ap.parse_args()
+    global WIDE
+    WIDE = args.double
     if args.search:
         for k in args.search:
             w, cell, L = search(k)
             c = sum(score(k, compact(k)).values())
             print(f'k = {k}: {c} -> {w} wavefronts per block (ideal {ideal(k)}), {blocks_per_sm(k, cell)} blocks per SM')
-            print(f'  {{{k}, {shape(k)[1]}, {{{L[0]}, {L[1]}, {L[2]}, {L[3]}, {L[4]}, '
+            print(f'  {{{k}, {shape(k)[1]}, {8 if WIDE else 4}, {{{L[0]}, {L[1]}, {L[2]}, {L[3]}, {L[4]}, '
                   + ', '.join('true' if s else 'false' for s in L[5:]) + '}},')
         return
     ship = shipped()

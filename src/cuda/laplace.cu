@@ -29,7 +29,7 @@ struct CellPlan {
   static constexpr bool evenodd = evenodd_operator(dim, k, sizeof(Number) == 8); // (reference only)
   // a cell's record: x, then B0 | B1 (cell_layout.hpp; compact unless searched)
   static constexpr CellLayout layout =
-    cell_layout(k, C, reference, C > 1 && pad_cell_stride(dim, k) ? bank_stride(3 * nd, T) : 3 * nd);
+    cell_layout(k, C, (int)sizeof(Number), reference, C > 1 && pad_cell_stride(dim, k) ? bank_stride(3 * nd, T) : 3 * nd);
   static constexpr int x_size = cell_tensor_size(k, nz, layout.xy, layout.xz), b_size = cell_tensor_size(k, nz, layout.by, layout.bz);
   static constexpr int per_cell = layout.cell;
   static_assert(per_cell >= x_size + 2 * b_size, "CellPlan: the cell record holds x, B0 and B1");

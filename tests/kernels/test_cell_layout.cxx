@@ -20,7 +20,8 @@ int main()
     const int k = s.degree, nb = k + 1;
     const CellLayout &L = s.layout;
     if (s.cells != cells_per_block_laplace(3, k)) fail(k, "searched for another number of cells per block");
-    const CellLayout used = cell_layout(k, cells_per_block_laplace(3, k), true, 3 * nb * nb * nb);
+    if (s.bytes != 4 && s.bytes != 8) fail(k, "element size neither float nor double");
+    const CellLayout used = cell_layout(k, cells_per_block_laplace(3, k), s.bytes, true, 3 * nb * nb * nb);
     if (used.xy != L.xy || used.xz != L.xz || used.by != L.by || used.bz != L.bz || used.cell != L.cell)
       fail(k, "cell_layout() does not return the entry");
     const int x_size = cell_tensor_size(k, nb, L.xy, L.xz), b_size = cell_tensor_size(k, nb, L.by, L.bz);
@@ -40,7 +41,8 @@ int main()
     if ((long)elements.size() != count) fail(k, "two elements share an address");
     if (!inside) fail(k, "an element lies outside its tensor");
     if (x_size + 2 * b_size > L.cell) fail(k, "the cell record is shorter than x, B0 and B1");
-    std::printf("3D k = %d: %ld elements in a record of %d (x %d, B0 | B1 2 x %d), %s\n", k, count, L.cell, x_size, b_size,
+    std::printf("3D k = %d, %d-byte elements: %ld elements in a record of %d (x %d, B0 | B1 2 x %d), %s\n", k, s.bytes, count, L.cell,
+                x_size, b_size,
                 (long)elements.size() == count && inside ? "distinct, inside" : "INVALID");
   }
   std::printf("%s\n", failures ? "FAILED" : "all cell layouts valid");
