@@ -134,6 +134,15 @@ struct EvenOddSum {
     return r < h ? ev[r] + od[r] : (r >= n - h ? ev[n - 1 - r] - od[n - 1 - r] : ev[h]);
   }
 };
+// acc[r][v] = (sum v)[r]: a line's outputs from its even-odd sums
+template <int k, typename Number, int NR, int NV>
+__device__ __forceinline__ void put_line(Number (&acc)[NR][NV], const EvenOddSum<k, Number> (&sums)[NV])
+{
+#pragma unroll
+  for (int r = 0; r < NR; ++r)
+#pragma unroll
+    for (int v = 0; v < NV; ++v) acc[r][v] = sums[v][r];
+}
 // The three line bodies of laplace_kernel (the plain bodies' results, to rounding):
 // x: (M x, K x); y: (M c + K a, M a) from (c, a); z: M u + K v from (u, v).
 template <int k>
@@ -142,14 +151,10 @@ struct EvenOddX : WholeLineBody {
   __device__ __forceinline__ void line(const Number (&in)[1][k + 1], Number (&acc)[NR][2]) const
   {
     const EvenOddLine<k, Number> x(in[0]);
-    EvenOddSum<k, Number> m, s;
-    m.add(evenodd_cell<k, Number>.M, x);
-    s.add(evenodd_cell<k, Number>.K, x);
-#pragma unroll
-    for (int r = 0; r < NR; ++r) {
-      acc[r][0] = m[r];
-      acc[r][1] = s[r];
-    }
+    EvenOddSum<k, Number> s[2];
+    s[0].add(evenodd_cell<k, Number>.M, x);
+    s[1].add(evenodd_cell<k, Number>.K, x);
+    put_line(acc, s);
   }
 };
 template <int k>
@@ -158,15 +163,11 @@ struct EvenOddY : WholeLineBody {
   __device__ __forceinline__ void line(const Number (&in)[2][k + 1], Number (&acc)[NR][2]) const
   {
     const EvenOddLine<k, Number> c(in[0]), a(in[1]);
-    EvenOddSum<k, Number> u, v;
-    u.add(evenodd_cell<k, Number>.M, c);
-    u.add(evenodd_cell<k, Number>.K, a);
-    v.add(evenodd_cell<k, Number>.M, a);
-#pragma unroll
-    for (int r = 0; r < NR; ++r) {
-      acc[r][0] = u[r];
-      acc[r][1] = v[r];
-    }
+    EvenOddSum<k, Number> s[2];
+    s[0].add(evenodd_cell<k, Number>.M, c);
+    s[0].add(evenodd_cell<k, Number>.K, a);
+    s[1].add(evenodd_cell<k, Number>.M, a);
+    put_line(acc, s);
   }
 };
 template <int k>
@@ -175,11 +176,10 @@ struct EvenOddZ : WholeLineBody {
   __device__ __forceinline__ void line(const Number (&in)[2][k + 1], Number (&acc)[NR][1]) const
   {
     const EvenOddLine<k, Number> u(in[0]), v(in[1]);
-    EvenOddSum<k, Number> y;
-    y.add(evenodd_cell<k, Number>.M, u);
-    y.add(evenodd_cell<k, Number>.K, v);
-#pragma unroll
-    for (int r = 0; r < NR; ++r) acc[r][0] = y[r];
+    EvenOddSum<k, Number> s[1];
+    s[0].add(evenodd_cell<k, Number>.M, u);
+    s[0].add(evenodd_cell<k, Number>.K, v);
+    put_line(acc, s);
   }
 };
 // body a where On, else b
