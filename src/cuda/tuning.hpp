@@ -258,11 +258,20 @@ constexpr bool evenodd_solve(int dim, int degree, bool is_double)
 // the kernel's launch parameters, i.e. from the constant bank as operands of the
 // multiply-adds, instead of from shared memory (one load instruction each). The host
 // copies must be attached to the PatchView (LevelTables::device_patch_view); otherwise
-// shared memory as before. 3D only (2D has no z contraction); -DVPATCH_LAUNCH_MATRICES=0/1
-// overrides the degree rule.
+// shared memory as before. 3D only (2D has no z contraction), k <= 8 (the reference patch
+// tables, reference_tables.hpp, whose parities the even-odd solves take); with them the x
+// and y contractions run by lines (line_contractions). k = 5..8 since the thirty-third
+// session, with the matrices compiled in (reference_matrices) and even-odd local solves:
+// H200, same call, smoothing step GDoF/s, shared-memory plane form -> by lines (bench/NOTES.md,
+// "The smoother by lines for k = 5..8"): Fused float k = 5..8 9.08 / 7.54 / 6.14 / 5.70 ->
+// 13.99 / 11.84 / 11.99 / 9.54, double 4.66 / 4.12 / 3.37 / 2.82 -> 7.03 / 7.40 / 5.98 / 4.75
+// (with launch-constant double matrices 5.88 / 5.37 / 4.74 / 3.18); the eighth session had
+// found lines with launch constants at k >= 5 18-79% slower, before the even-odd solves,
+// the searched layouts and the column writes. -DVPATCH_LAUNCH_MATRICES=0/1 overrides the
+// degree rule.
 constexpr bool launch_matrices(int dim, int degree, bool is_double)
 {
-  return dim == 3 && tuned(VPATCH_LAUNCH_MATRICES, degree <= 4);
+  return dim == 3 && degree <= 8 && tuned(VPATCH_LAUNCH_MATRICES, 1);
 }
 
 // Whether the smoother's x and y contractions, like its z contractions, give each thread
@@ -270,7 +279,7 @@ constexpr bool launch_matrices(int dim, int degree, bool is_double)
 // matrices as launch constants (so only where launch_matrices): an input is loaded once
 // per line instead of once per output row. -DVPATCH_LINES=0/1 overrides. H200 (bench/NOTES.md,
 // "Contractions by lines"): Fused 3D k = 3 float 12.15 -> 13.92, double 7.35 -> 9.26
-// GDoF/s, k = 4 +15% / +29%; with launch constants at k >= 5 too, 18-79% slower.
+// GDoF/s, k = 4 +15% / +29%; k = 5..8 since the thirty-third session (launch_matrices).
 constexpr bool line_contractions(int dim, int degree, bool is_double) { return launch_matrices(dim, degree, is_double) && tuned(VPATCH_LINES, 1); }
 
 // Whether the launch-constant matrices are the h = 1 reference tables compiled into the
@@ -278,12 +287,14 @@ constexpr bool line_contractions(int dim, int degree, bool is_double) { return l
 // differs only by scalars (patch operator h^(d-2) A^, its inverse h^(2-d) A^-1), which the
 // kernel applies to the residual and the correction. Compile-time float matrices become
 // immediate operands of the FFMAs; launch parameters are first copied to uniform registers
-// (ULDC: 9% of the 3D float k = 3 kernel's executed instructions, 17% at k = 4). Float
-// only: a double immediate does not fit an instruction (ptxas builds each from two UMOVs).
-// -DVPATCH_REFERENCE_MATRICES=0/1 overrides.
+// (ULDC: 9% of the 3D float k = 3 kernel's executed instructions, 17% at k = 4). A double
+// immediate does not fit an instruction (ptxas builds each from two UMOVs), yet from k = 4
+// on the compiled-in double tables are faster too (same call as above, Fused: k = 4 11.35
+// -> 11.54, k = 5..8 +20..49% against launch constants); double k = 2, 3 keep the launch
+// constants. -DVPATCH_REFERENCE_MATRICES=0/1 overrides.
 constexpr bool reference_matrices(int dim, int degree, bool is_double)
 {
-  return launch_matrices(dim, degree, is_double) && tuned(VPATCH_REFERENCE_MATRICES, !is_double);
+  return launch_matrices(dim, degree, is_double) && tuned(VPATCH_REFERENCE_MATRICES, !is_double || degree >= 4);
 }
 
 // Whether the 3D cell operator kernel (laplace_kernel, k >= 4) takes the h = 1 cell

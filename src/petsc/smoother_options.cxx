@@ -9,8 +9,10 @@ namespace vpatch {
 
 // Measured on an H200 (bench/results_h200.csv, one smoothing step at ~50-64M DoF): the
 // Boundary kernel beats Fused by more than 2% only for these (2D double k = 3: 10.08 against
-// 9.78 GDoF/s; 3D double k = 8: 2.64 against 2.53); otherwise Fused (3D double k = 6, 7
-// since the column writes of the tenth session: Fused 4.03 / 3.25, Boundary 3.97 / 3.19).
+// 9.78 GDoF/s; 3D double k = 8 in the plane form, now k >= 9: 2.64 against 2.53); otherwise
+// Fused (3D double k = 6, 7 since the column writes of the tenth session: Fused 4.03 / 3.25,
+// Boundary 3.97 / 3.19; 3D k = 5..8 by lines, thirty-third session: Fused double 7.03 / 7.40
+// / 5.98 / 4.75 against Boundary 6.33 / 6.02 / 5.12 / 4.20, float k = 8 9.54 against 9.59).
 // 2D float k = 4 (sixteenth session, PCVPATCHMG at 67M DoF): Boundary 19.83 ms per
 // V-cycle and 7 iterations (0.182 s), Fused 19.90 ms and 9 iterations (0.245 s), Global
 // 24.19 ms (its steps from zero gain nothing), although Global's smoothing step alone is
@@ -18,7 +20,7 @@ namespace vpatch {
 // Boundary residual b_I - A_IB x_B cancels less than the Fused b - A x over the closure.
 SmootherKernel default_kernel(int dim, int degree, bool single)
 {
-  const bool boundary = dim == 2 ? degree >= (single ? 4 : 3) : degree >= 8 && !single;
+  const bool boundary = dim == 2 ? degree >= (single ? 4 : 3) : degree >= 9 && !single;
   return boundary ? SmootherKernel::Boundary : SmootherKernel::Fused;
 }
 

@@ -24,7 +24,7 @@ using namespace vpatch;
 
 namespace {
 
-constexpr int kmin = 2, kmax = 4; // the degrees with launch-constant matrices (tuning.hpp, launch_matrices)
+constexpr int kmin = 2, kmax = 8; // the degrees with launch-constant matrices (tuning.hpp, launch_matrices)
 constexpr int tmin = 2, tmax = 10; // the 3D degrees of the cell transfer kernels (k >= 2)
 constexpr int omin = 4, omax = 10; // the 3D degrees of the cell operator kernel with compiled-in matrices (k >= 4)
 
@@ -173,6 +173,10 @@ int main(int argc, char **argv)
   check_degree<2>();
   check_degree<3>();
   check_degree<4>();
+  check_degree<5>();
+  check_degree<6>();
+  check_degree<7>();
+  check_degree<8>();
   static_assert(cuda::reference::transfer_degree_min == tmin && cuda::reference::transfer_degree_max == tmax, "regenerate the header (--write)");
   check_transfer<2>();
   check_transfer<3>();
