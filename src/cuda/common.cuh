@@ -421,7 +421,7 @@ __device__ __forceinline__ void contract_plane(int tid, const Matrix *const (&ma
     // Band applies along z, where the rows are the unrolled outputs (in the plane layout of
     // dir 0 and 1 the row is the thread's coordinate)
     if constexpr (is_whole_line<Body>) {
-      static_assert(dir == 2 && !Padded && !Band, "contract: a whole-line body walks z on compact layouts");
+      static_assert(dir == 2 && !Padded && !Band && NR == NE, "contract: a whole-line body walks z on compact layouts, square");
       if (active) {
         Number in[NI][NE];
 #pragma unroll
@@ -505,7 +505,7 @@ __device__ __forceinline__ void contract_lines(int tid, const Matrix *const (&ma
 #pragma unroll
       for (int v = 0; v < NV; ++v) acc[r][v] = Number(0);
     if constexpr (is_whole_line<Body>) {
-      static_assert(!Band, "contract_lines: a whole-line body takes every input");
+      static_assert(!Band && NR == NE, "contract_lines: a whole-line body takes every input of a square matrix");
       if (active) {
         Number in[NI][NE];
 #pragma unroll

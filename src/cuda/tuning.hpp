@@ -267,8 +267,8 @@ constexpr bool evenodd_solve(int dim, int degree, bool is_double)
 // 13.99 / 11.84 / 11.99 / 9.54, double 4.66 / 4.12 / 3.37 / 2.82 -> 7.03 / 7.40 / 5.98 / 4.75
 // (with launch-constant double matrices 5.88 / 5.37 / 4.74 / 3.18); the eighth session had
 // found lines with launch constants at k >= 5 18-79% slower, before the even-odd solves,
-// the searched layouts and the column writes. -DVPATCH_LAUNCH_MATRICES=0/1 overrides the
-// degree rule.
+// the searched layouts and the column writes. -DVPATCH_LAUNCH_MATRICES=0 turns them off
+// (the reference tables bound them to k <= 8 either way).
 constexpr bool launch_matrices(int dim, int degree, bool is_double)
 {
   return dim == 3 && degree <= 8 && tuned(VPATCH_LAUNCH_MATRICES, 1);
@@ -317,8 +317,8 @@ constexpr bool reference_operator(int dim, int degree, bool is_double)
 // Whether the cell operator with compiled-in matrices (reference_operator) contracts its
 // lines in even-odd form (laplace.cu, EvenOddCell: the cell matrices are centro-symmetric,
 // so about half the multiply-adds, and every line a whole unrolled loop). H200, same call,
-// MatMult GDoF/s plain -> even-odd: float k = 4..7 within 1%, k = 8 101.9 -> 143.2, k = 9
-// 95.8 -> 142.4, k = 10 100.1 -> 153.6; double k = 4, 5 within 2%, k = 6 79.6 -> 75.9, k = 7
+// MatMult GDoF/s plain -> even-odd: float k = 4..7 within 1.1%, k = 8 101.9 -> 143.2, k = 9
+// 95.8 -> 142.4, k = 10 100.1 -> 153.6; double k = 4, 5 within 2.3%, k = 6 79.6 -> 75.9, k = 7
 // 86.9 -> 85.1, k = 8 60.5 -> 85.4, k = 9 58.5 -> 84.5, k = 10 52.1 -> 84.8 (the plain z walk
 // unrolls its loop by 2 from k = 8 on). -DVPATCH_EVENODD_OPERATOR=0/1 overrides.
 constexpr bool evenodd_operator(int dim, int degree, bool is_double)

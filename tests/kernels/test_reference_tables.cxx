@@ -1,6 +1,6 @@
 // The reference tables compiled into CUDA kernels (src/cuda/reference_tables.hpp: the patch
-// tables of the 3D float smoother, the 1D prolongation of the 3D transfers, the cell
-// matrices of the 3D operator) against the
+// tables of the 3D smoother, k = 2..8 (float, and double from k = 4), the 1D prolongation of
+// the 3D transfers, the cell matrices of the 3D operator) against the
 // host computation they were generated from, and the scaling law the smoother relies on to
 // use its tables on every level:
 //   Level1D(e, 1) (h = 1) reproduces the header's patch tables (mass and stiffness rows,
