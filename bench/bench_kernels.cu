@@ -238,7 +238,7 @@ static void bench_level(int dim, int k, const Options &opt)
     patch_row("smooth_boundary_zero", cuda::SmootherKernel::Boundary, true);
     if (opt.wants("smooth_global")) {
       // Global: per color r = b - A x (laplace_apply + vector update), then the local solves.
-      const cuda::KernelCost lc = cuda::laplace_cost(dim, k, sizeof(Number) == 8), pc = cuda::patch_cost(dim, k, cuda::SmootherKernel::Global, PatchResidual::Given, sizeof(Number) == 8);
+      const cuda::KernelCost lc = cuda::laplace_cost(dim, k, sizeof(Number) == 8, false), pc = cuda::patch_cost(dim, k, cuda::SmootherKernel::Global, PatchResidual::Given, sizeof(Number) == 8);
       auto run = [&] {
         for (int color = 0; color < ncolors; ++color) {
           cuda::laplace_apply<Number>(box, dt.op, x.p, t.p, s);
@@ -253,14 +253,14 @@ static void bench_level(int dim, int k, const Options &opt)
             (ncolors * ncells * (lc.reads + lc.writes) + npatches * (pc.reads + pc.writes)) * bsz, smooth_hbm});
     }
     if (opt.wants("laplace_apply")) {
-      const cuda::KernelCost c = cuda::laplace_cost(dim, k, sizeof(Number) == 8);
+      const cuda::KernelCost c = cuda::laplace_cost(dim, k, sizeof(Number) == 8, false);
       const double sec = time_best([&] { cuda::laplace_apply<Number>(box, dt.op, x.p, t.p, s); }, s, opt.groups, opt.reps);
       emit({dim, k, prec, "laplace_apply", dofs, sec, ncells * c.flops, ncells * (c.reads + c.writes) * bsz, 2.0});
     }
     if (opt.wants("laplace_residual")) {
       // y = b - A x, the form the cycles and the full multigrid run (gather kernel: in the
       // operator's pass; cell kernel: y = b copied, then the operator subtracted)
-      const cuda::KernelCost c = cuda::laplace_cost(dim, k, sizeof(Number) == 8);
+      const cuda::KernelCost c = cuda::laplace_cost(dim, k, sizeof(Number) == 8, true);
       const double sec = time_best([&] { cuda::laplace_residual<Number>(box, dt.op, b.p, x.p, t.p, s); }, s, opt.groups, opt.reps);
       emit({dim, k, prec, "laplace_residual", dofs, sec, ncells * c.flops, ncells * (c.reads + c.writes) * bsz, 3.0});
     }

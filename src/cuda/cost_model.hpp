@@ -100,8 +100,9 @@ inline KernelCost patch_cost(int dim, int k, SmootherKernel kernel, PatchResidua
   return c;
 }
 
-// One cell of laplace_apply (precision: the gather kernel's rows per thread depend on it).
-inline KernelCost laplace_cost(int dim, int k, bool is_double)
+// One cell of laplace_apply (residual = false) or laplace_residual (the gather kernel's rows
+// per thread and planes per block depend on the precision and the form).
+inline KernelCost laplace_cost(int dim, int k, bool is_double, bool residual)
 {
   const int b = k + 1, bz = dim == 3 ? b : 1;
   KernelCost c;
@@ -115,8 +116,9 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double)
     // memory once per block. With shared x sums (3D, gather_shared_x_sums) the block forms
     // each of the 8R + 2k halo rows' x sums once (xs rows per thread), writes them and each
     // thread reads its R + 2k rows' pairs back.
-    const double w = 2 * k + 1, R = gather_rows(dim, k, is_double), rr = dim == 3 ? R + 2 * k : R;
-    const double X = dim == 3 ? 32 : 256 * R, Y = dim == 3 ? 8 * R : 1, chunk = 32, planes = (chunk + 2 * k) / chunk;
+    const double w = 2 * k + 1, R = gather_rows(dim, k, is_double, residual), rr = dim == 3 ? R + 2 * k : R;
+    const double X = dim == 3 ? 32 : 256 * R, Y = dim == 3 ? 8 * R : 1, chunk = gather_chunk(dim, k, is_double, residual),
+                 planes = (chunk + 2 * k) / chunk;
     const bool shared_x = dim == 3 && gather_shared_x_sums(k, is_double);
     const double xs = shared_x ? (Y + 2 * k) / 8 : rr; // x sums a thread forms per plane
     const double dot = 2 * w - 1;

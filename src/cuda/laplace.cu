@@ -306,18 +306,19 @@ __device__ __forceinline__ Number dot(const Number (&a)[N], const Number *b)
   return s;
 }
 
-template <int dim, int k, typename Number>
-using GatherTile = MarchTile<dim, gather_rows(dim, k, sizeof(Number) == 8), gather_chunk(dim, k, sizeof(Number) == 8)>;
+template <int dim, int k, typename Number, bool residual>
+using GatherTile =
+  MarchTile<dim, gather_rows(dim, k, sizeof(Number) == 8, residual), gather_chunk(dim, k, sizeof(Number) == 8, residual)>;
 
 // residual: y = rhs - A x (a separate instantiation: a runtime test at the store cost the
 // operator 3-7% at 2D float k = 1, 2), rounded to Out (the mixed full multigrid's float
 // residuals of the double level solutions).
 template <int dim, int k, typename Number, bool residual, typename Out = Number>
-__global__ void __launch_bounds__(GatherTile<dim, k, Number>::threads, gather_min_blocks_per_sm(dim, k, sizeof(Number) == 8))
+__global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads, gather_min_blocks_per_sm(dim, k, sizeof(Number) == 8))
   laplace_gather_kernel(const Box box, const OperatorView<Number> op, const Number *__restrict__ x, const Number *__restrict__ rhs,
                         Out *__restrict__ y)
 {
-  using Tile = GatherTile<dim, k, Number>;
+  using Tile = GatherTile<dim, k, Number, residual>;
   constexpr int W = 2 * k + 1, C = (k + 1) * (k + 1), m = Tile::m, NT = Tile::threads, R = Tile::rows;
   constexpr int D = gather_stages(dim, k, sizeof(Number) == 8);
   constexpr int SX = Tile::width + 2 * k, SY = dim == 3 ? Tile::Y * R + 2 * k : 1, S = SX * SY, E = (S + NT - 1) / NT;
@@ -492,10 +493,13 @@ template <int dim, int k, typename Number, typename Out = Number>
 void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Out *y, cudaStream_t stream)
 {
   if constexpr (gather_operator(dim, k, sizeof(Number) == 8)) {
-    using Tile = GatherTile<dim, k, Number>;
-    const dim3 grid = Tile::grid(box.gm[0], box.gm[1], box.gm[Tile::m]);
-    if (b) laplace_gather_kernel<dim, k, Number, true, Out><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y);
-    else laplace_gather_kernel<dim, k, Number, false, Out><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y);
+    auto launch = [&](auto residual) {
+      using Tile = GatherTile<dim, k, Number, decltype(residual)::value>;
+      const dim3 grid = Tile::grid(box.gm[0], box.gm[1], box.gm[Tile::m]);
+      laplace_gather_kernel<dim, k, Number, decltype(residual)::value, Out><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y);
+    };
+    if (b) launch(std::true_type{});
+    else launch(std::false_type{});
     check_launch("laplace_apply (gather) kernel launch");
   } else if constexpr (!std::is_same_v<Out, Number>) {
     throw std::invalid_argument("vpatch cuda: the cell operator (atomics) writes its own precision only");

@@ -95,6 +95,12 @@
 #ifndef VPATCH_GATHER_CHUNK_3D_FLOAT_K3
 #define VPATCH_GATHER_CHUNK_3D_FLOAT_K3 -1
 #endif
+#ifndef VPATCH_GATHER_ROWS_APPLY_3D_FLOAT
+#define VPATCH_GATHER_ROWS_APPLY_3D_FLOAT -1
+#endif
+#ifndef VPATCH_GATHER_CHUNK_APPLY_FLOAT
+#define VPATCH_GATHER_CHUNK_APPLY_FLOAT -1
+#endif
 #ifndef VPATCH_K1_RESTRICT_CHUNK
 #define VPATCH_K1_RESTRICT_CHUNK -1
 #endif
@@ -169,10 +175,14 @@ constexpr int patches_per_block(int dim, int degree, bool is_double)
 // 5.5, k = 8 5.7 -> 4.7 (twice the shared memory per block of one patch: fewer blocks
 // from k = 6 on), Boundary k = 3 11.9 -> 15.4, k = 4 11.2 -> 14.6; H100, 2D at 64M DoF,
 // Fused k = 2 19.2 -> 23.2, k = 3 14.7 -> 19.6, Boundary k = 4 12.3 -> 17.9, k = 6 10.5 ->
-// 14.8, k = 8 8.4 -> 11.7. -DVPATCH_PATCH_PAIRS=0/1 overrides (1: every float k >= 2).
+// 14.8, k = 8 8.4 -> 11.7. Since the 3D kernels for k = 5..8 run by lines with compiled-in
+// matrices (thirty-third session), pairs win there too (H100, same call, bench/NOTES.md,
+// "Launch shapes of the smoother by lines"): Fused k = 6 11.52 -> 14.41, k = 7 11.95 ->
+// 12.99, k = 8 9.39 -> 10.50 (Boundary 9.54 -> 9.18). -DVPATCH_PATCH_PAIRS=0/1 overrides (1:
+// every float k >= 2).
 constexpr int patch_lanes(int dim, int degree, bool is_double)
 {
-  return !is_double && degree >= 2 && tuned(VPATCH_PATCH_PAIRS, dim == 2 || degree <= 5) ? 2 : 1;
+  return !is_double && degree >= 2 && tuned(VPATCH_PATCH_PAIRS, dim == 2 || degree <= 8) ? 2 : 1;
 }
 
 // Whether the smoother's closure gather takes a copy loop without per-point boundary tests
@@ -238,6 +248,8 @@ constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double)
   if (dim == 3 && degree == 3) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 5 : 12);
   if (dim == 3 && degree == 4) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 10 : 12);
   if (dim == 3 && degree == 6 && is_double) return tuned(VPATCH_PATCH_MIN_BLOCKS, 3);
+  // k = 7 by lines (double: 114 -> 128 registers, 12 B spilled; H100, same call): Fused 5.97 -> 6.15 GDoF/s
+  if (dim == 3 && degree == 7 && is_double) return tuned(VPATCH_PATCH_MIN_BLOCKS, 2);
   return tuned(VPATCH_PATCH_MIN_BLOCKS, 0);
 }
 
@@ -467,9 +479,20 @@ constexpr int gather_rows_2d(int degree, bool is_double)
   if (is_double) return degree == 4 || degree >= 10 ? 1 : 2;
   return degree == 3 || (degree >= 6 && degree <= 8) ? 4 : 2;
 }
-constexpr int gather_rows(int dim, int degree, bool is_double)
+// The two forms of the kernel (residual: y = b - A x; apply: y = A x, MatMult) are
+// separate instantiations and take separate shapes where they measured apart: the float
+// apply form with 8 rows at 3D k = 1 and 128-plane chunks in 2D for k >= 3 (gather_chunk).
+// H100, same call, float GDoF/s (bench/NOTES.md, "Launch shapes of the apply form"): 3D k = 1
+// apply 236.8 -> 267.3 with 8 rows (residual unchanged; the twenty-fifth session had
+// measured 8 rows for both forms, residual 209.6 -> 170.1); 2D apply with 128-plane chunks
+// k = 3..10 +4..+16% (k = 6 164.7 -> 181.9, k = 8 136.4 -> 154.0; k = 1, 2 -1..-6%), 3D k =
+// 2, 3 slower with either. -DVPATCH_GATHER_ROWS_APPLY_3D_FLOAT=R and
+// -DVPATCH_GATHER_CHUNK_APPLY_FLOAT=C override the apply form's rows (3D float) and chunk
+// (float).
+constexpr int gather_rows(int dim, int degree, bool is_double, bool residual)
 {
-  return dim == 3 ? tuned(VPATCH_GATHER_ROWS, is_double ? 2 : 4) : tuned(VPATCH_GATHER_ROWS_2D, gather_rows_2d(degree, is_double));
+  const int rows = dim == 3 ? tuned(VPATCH_GATHER_ROWS, is_double ? 2 : 4) : tuned(VPATCH_GATHER_ROWS_2D, gather_rows_2d(degree, is_double));
+  return dim == 3 && !is_double && !residual ? tuned(VPATCH_GATHER_ROWS_APPLY_3D_FLOAT, degree == 1 ? 8 : rows) : rows;
 }
 // The residual form of the gather kernel (y = b - A x, the cycles' and the full multigrid's
 // residuals) loads b: 0 at each output plane's store (the store waits for the load), 1 at the
@@ -481,7 +504,7 @@ constexpr int gather_rows(int dim, int degree, bool is_double)
 // 83 / 84 / 67 (R = 1: 78 -> 94 registers), k = 5 49 / 70 / 74; 2D float k = 6 68 / 131 / 134.
 constexpr int gather_early_rhs(int dim, int degree, bool is_double)
 {
-  return tuned(VPATCH_GATHER_EARLY_RHS, (dim == 3 && degree == 1 && !is_double) || (dim == 2 && gather_rows(dim, degree, is_double) == 1) ? 1 : 2);
+  return tuned(VPATCH_GATHER_EARLY_RHS, (dim == 3 && degree == 1 && !is_double) || (dim == 2 && gather_rows(dim, degree, is_double, true) == 1) ? 1 : 2);
 }
 // 3D gather: the x sums of a plane's halo rows formed once per block in shared memory (one
 // more barrier per plane) instead of by every thread whose rows need them ((R + 2k) / R
@@ -503,12 +526,17 @@ constexpr bool gather_shared_x_sums(int degree, bool is_double)
 // 123 / 137 / 152, double 71 / 79 / 84; k = 10 float 73 / 84 / 90, double 37 / 44 / 47; 96
 // planes exceed the 48 KB of static shared memory at 3D double k = 3, 2D double k = 10.
 // -DVPATCH_GATHER_CHUNK=C overrides (-DVPATCH_GATHER_CHUNK_3D_FLOAT_K3=C: 3D float k = 3 alone).
-constexpr int gather_chunk(int dim, int degree, bool is_double)
+constexpr int gather_chunk_residual(int dim, int degree, bool is_double)
 {
   if (degree == 1) return tuned(VPATCH_GATHER_CHUNK, 32);
   if (dim == 3 && degree == 3 && !is_double) return tuned(VPATCH_GATHER_CHUNK_3D_FLOAT_K3, tuned(VPATCH_GATHER_CHUNK, 64));
   if (dim == 3) return tuned(VPATCH_GATHER_CHUNK, 48);
   return tuned(VPATCH_GATHER_CHUNK, 64);
+}
+constexpr int gather_chunk(int dim, int degree, bool is_double, bool residual)
+{
+  const int chunk = gather_chunk_residual(dim, degree, is_double);
+  return !is_double && !residual ? tuned(VPATCH_GATHER_CHUNK_APPLY_FLOAT, dim == 2 && degree >= 3 ? 128 : chunk) : chunk;
 }
 constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
