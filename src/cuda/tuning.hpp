@@ -98,6 +98,9 @@
 #ifndef VPATCH_GATHER_ROWS_APPLY_3D_FLOAT
 #define VPATCH_GATHER_ROWS_APPLY_3D_FLOAT -1
 #endif
+#ifndef VPATCH_GATHER_ROWS_APPLY_2D_FLOAT
+#define VPATCH_GATHER_ROWS_APPLY_2D_FLOAT -1
+#endif
 #ifndef VPATCH_GATHER_CHUNK_APPLY_FLOAT
 #define VPATCH_GATHER_CHUNK_APPLY_FLOAT -1
 #endif
@@ -177,9 +180,9 @@ constexpr int patches_per_block(int dim, int degree, bool is_double)
 // Fused k = 2 19.2 -> 23.2, k = 3 14.7 -> 19.6, Boundary k = 4 12.3 -> 17.9, k = 6 10.5 ->
 // 14.8, k = 8 8.4 -> 11.7. Since the 3D kernels for k = 5..8 run by lines with compiled-in
 // matrices (thirty-third session), pairs win there too (H100, same call, bench/NOTES.md,
-// "Launch shapes of the smoother by lines"): Fused k = 6 11.52 -> 14.41, k = 7 11.95 ->
-// 12.99, k = 8 9.39 -> 10.50 (Boundary 9.54 -> 9.18). -DVPATCH_PATCH_PAIRS=0/1 overrides (1:
-// every float k >= 2).
+// "Launch shapes of the apply form; the smoother by lines with float pairs"): Fused k = 6
+// 11.52 -> 14.41, k = 7 11.95 -> 12.99, k = 8 9.39 -> 10.50 (Boundary 9.54 -> 9.18).
+// -DVPATCH_PATCH_PAIRS=0/1 overrides (1: every float k >= 2).
 constexpr int patch_lanes(int dim, int degree, bool is_double)
 {
   return !is_double && degree >= 2 && tuned(VPATCH_PATCH_PAIRS, dim == 2 || degree <= 8) ? 2 : 1;
@@ -240,15 +243,19 @@ constexpr bool pad_patch_stride(int dim, int degree, bool is_double)
 // the nineteenth session's kernels (H200, same call, Fused GDoF/s, hint 6 / 5 / 4 / 3 / none):
 // double 13.06 / 14.33 / 13.93 / 13.94 / -, float pairs 21.45 / 24.09 / 22.82 / 22.77 /
 // 21.12 (80 / 96 / 112 / 112 / 56 registers; shared memory holds at most 6 blocks).
-// 3D k = 4..8, hints 2, 3, 4, 6, 8 against the table's (same call, bench/NOTES.md, "Patch
-// pairs"): only double k = 6 gains, Fused 3.96 -> 4.12 GDoF/s with 3 (96 registers; Boundary
-// 3.98 -> 3.91, float k = 6 7.53 -> 7.11); the others lose 0-80% or stay within 1%.
+// 3D k = 4..8 in the plane form (nineteenth session), hints 2, 3, 4, 6, 8 against the
+// table's (same call, bench/NOTES.md, "Patch pairs"): only double k = 6 gained, Fused 3.96 ->
+// 4.12 GDoF/s with 3 (96 registers); the others lost 0-80% or stayed within 1%. By lines
+// (thirty-fourth session, "Launch shapes of the apply form; the smoother by lines with float
+// pairs"), with the float pairs taking these 8-byte hints: double k = 6 6.89 -> 7.36 with 3,
+// k = 7 5.96 -> 6.18 with 2 (H200), float pairs k = 6 +4..+10% with 3, k = 7 within 0.3%.
 constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
   if (dim == 3 && degree == 3) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 5 : 12);
   if (dim == 3 && degree == 4) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 10 : 12);
   if (dim == 3 && degree == 6 && is_double) return tuned(VPATCH_PATCH_MIN_BLOCKS, 3);
-  // k = 7 by lines (double: 114 -> 128 registers, 12 B spilled; H100, same call): Fused 5.97 -> 6.15 GDoF/s
+  // k = 7 by lines, 8-byte elements (double: 114 -> 128 registers, 12 B spilled; H100, same call:
+  // Fused 5.97 -> 6.15 GDoF/s; float pairs: within 0.3% of no hint, H200)
   if (dim == 3 && degree == 7 && is_double) return tuned(VPATCH_PATCH_MIN_BLOCKS, 2);
   return tuned(VPATCH_PATCH_MIN_BLOCKS, 0);
 }
@@ -479,20 +486,27 @@ constexpr int gather_rows_2d(int degree, bool is_double)
   if (is_double) return degree == 4 || degree >= 10 ? 1 : 2;
   return degree == 3 || (degree >= 6 && degree <= 8) ? 4 : 2;
 }
-// The two forms of the kernel (residual: y = b - A x; apply: y = A x, MatMult) are
-// separate instantiations and take separate shapes where they measured apart: the float
-// apply form with 8 rows at 3D k = 1 and 128-plane chunks in 2D for k >= 3 (gather_chunk).
-// H100, same call, float GDoF/s (bench/NOTES.md, "Launch shapes of the apply form"): 3D k = 1
-// apply 236.8 -> 267.3 with 8 rows (residual unchanged; the twenty-fifth session had
-// measured 8 rows for both forms, residual 209.6 -> 170.1); 2D apply with 128-plane chunks
-// k = 3..10 +4..+16% (k = 6 164.7 -> 181.9, k = 8 136.4 -> 154.0; k = 1, 2 -1..-6%), 3D k =
-// 2, 3 slower with either. -DVPATCH_GATHER_ROWS_APPLY_3D_FLOAT=R and
-// -DVPATCH_GATHER_CHUNK_APPLY_FLOAT=C override the apply form's rows (3D float) and chunk
-// (float).
+// The two forms of the kernel (residual: y = b - A x, the cycles' level residuals; apply: y =
+// A x, MatMult) are separate instantiations and may take separate shapes. The float apply
+// form takes 8 rows at 3D k = 1, 4 rows at 2D k = 5, 9, and 128-plane chunks in 2D for k >= 3
+// (gather_chunk). H100, same call, float GDoF/s (bench/NOTES.md, "Launch shapes of the apply
+// form"): 3D k = 1 apply 236.8 -> 267.3 with 8 rows, the residual unchanged (the twenty-fifth
+// session had measured 8 rows for both forms: residual 209.6 -> 170.1); 2D apply with
+// 128-plane chunks k = 3..10 +4..+16% (k = 6 164.7 -> 181.9, k = 8 136.4 -> 154.0; k = 1, 2
+// -1..-6%), then 4 rows instead of 2 at k = 5 192.5 -> 201.4 and k = 9 109.6 -> 136.5 (k = 4
+// -2%, k = 10 -46%; 2 rows instead of 4 at k = 3, 6..8 -10..-11%); 3D k = 2, 3 slower with 8
+// or 2 rows or other chunks. The 2D residual form keeps 64-plane chunks: 128 gave its rows
+// +2..+11% in the twenty-fifth session but the 2D float solves -0.2..+2% (k = 3 slower).
+// -DVPATCH_GATHER_ROWS=R / -DVPATCH_GATHER_ROWS_2D=R set both forms' rows; the float apply
+// form's alone: -DVPATCH_GATHER_ROWS_APPLY_3D_FLOAT=R, -DVPATCH_GATHER_ROWS_APPLY_2D_FLOAT=R
+// (chunks: gather_chunk).
 constexpr int gather_rows(int dim, int degree, bool is_double, bool residual)
 {
   const int rows = dim == 3 ? tuned(VPATCH_GATHER_ROWS, is_double ? 2 : 4) : tuned(VPATCH_GATHER_ROWS_2D, gather_rows_2d(degree, is_double));
-  return dim == 3 && !is_double && !residual ? tuned(VPATCH_GATHER_ROWS_APPLY_3D_FLOAT, degree == 1 ? 8 : rows) : rows;
+  if (is_double || residual) return rows;
+  const bool set = (dim == 3 ? VPATCH_GATHER_ROWS : VPATCH_GATHER_ROWS_2D) >= 0; // an override of both forms
+  const int apply = set ? rows : dim == 3 ? (degree == 1 ? 8 : rows) : (degree == 5 || degree == 9 ? 4 : rows);
+  return tuned(dim == 3 ? VPATCH_GATHER_ROWS_APPLY_3D_FLOAT : VPATCH_GATHER_ROWS_APPLY_2D_FLOAT, apply);
 }
 // The residual form of the gather kernel (y = b - A x, the cycles' and the full multigrid's
 // residuals) loads b: 0 at each output plane's store (the store waits for the load), 1 at the
@@ -525,7 +539,8 @@ constexpr bool gather_shared_x_sums(int degree, bool is_double)
 // double 173 / 181 / 183; k = 4 float 204 / 216 / 221, double 119 / 127 / 132; k = 7 float
 // 123 / 137 / 152, double 71 / 79 / 84; k = 10 float 73 / 84 / 90, double 37 / 44 / 47; 96
 // planes exceed the 48 KB of static shared memory at 3D double k = 3, 2D double k = 10.
-// -DVPATCH_GATHER_CHUNK=C overrides (-DVPATCH_GATHER_CHUNK_3D_FLOAT_K3=C: 3D float k = 3 alone).
+// -DVPATCH_GATHER_CHUNK=C overrides both forms (-DVPATCH_GATHER_CHUNK_3D_FLOAT_K3=C: 3D float k
+// = 3 alone; -DVPATCH_GATHER_CHUNK_APPLY_FLOAT=C: the float apply form alone, gather_rows).
 constexpr int gather_chunk_residual(int dim, int degree, bool is_double)
 {
   if (degree == 1) return tuned(VPATCH_GATHER_CHUNK, 32);
@@ -536,7 +551,9 @@ constexpr int gather_chunk_residual(int dim, int degree, bool is_double)
 constexpr int gather_chunk(int dim, int degree, bool is_double, bool residual)
 {
   const int chunk = gather_chunk_residual(dim, degree, is_double);
-  return !is_double && !residual ? tuned(VPATCH_GATHER_CHUNK_APPLY_FLOAT, dim == 2 && degree >= 3 ? 128 : chunk) : chunk;
+  if (is_double || residual) return chunk;
+  const bool set = VPATCH_GATHER_CHUNK >= 0 || (dim == 3 && degree == 3 && VPATCH_GATHER_CHUNK_3D_FLOAT_K3 >= 0);
+  return tuned(VPATCH_GATHER_CHUNK_APPLY_FLOAT, !set && dim == 2 && degree >= 3 ? 128 : chunk);
 }
 constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
 {

@@ -206,19 +206,13 @@ struct SmootherCase {
   double scale;
 };
 
+// The operator in both forms against the CPU reference (double).
 template <int dim, int k, typename Number>
-static void test_level(const Box &box, Context<Number> &ctx)
+static void test_operator(const Box &box, Context<Number> &ctx, const LevelTables<double> &ref_t, const DevTables<Number> &dt,
+                          bool may_skip)
 {
-  const Element1D e(k);
-  const Level1D lev(e, box.cells);
-  const bool dense_ok = dim == 2 ? k <= 5 : k <= 3;
-  const LevelTables<double> ref_t(dim, e, lev, dense_ok);
-  const LevelTables<Number> num_t(dim, e, lev, dense_ok);
-  DevTables<Number> dt(num_t);
-  const std::size_t nl = box.local_points(), no = box.owned_points();
+  const std::size_t nl = box.local_points();
   void *s = g_stream;
-  const bool may_skip = dim == 3 && k >= 9;
-
   // laplace_apply: y_local = A x_local (the device overwrites a random y; the CPU accumulates into zero).
   ctx.run("laplace_apply", [&] {
     auto x = cast<Number>(random_vector(nl, g_seed++)), y = cast<Number>(random_vector(nl, g_seed++));
@@ -240,6 +234,22 @@ static void test_level(const Box &box, Context<Number> &ctx)
     cuda::laplace_residual<Number>(box, dt.op, db.p, dx.p, dy.p, s);
     return rel_error(dy.download(), yr);
   }, may_skip);
+}
+
+template <int dim, int k, typename Number>
+static void test_level(const Box &box, Context<Number> &ctx)
+{
+  const Element1D e(k);
+  const Level1D lev(e, box.cells);
+  const bool dense_ok = dim == 2 ? k <= 5 : k <= 3;
+  const LevelTables<double> ref_t(dim, e, lev, dense_ok);
+  const LevelTables<Number> num_t(dim, e, lev, dense_ok);
+  DevTables<Number> dt(num_t);
+  const std::size_t nl = box.local_points(), no = box.owned_points();
+  void *s = g_stream;
+  const bool may_skip = dim == 3 && k >= 9;
+
+  test_operator<dim, k, Number>(box, ctx, ref_t, dt, may_skip);
 
   ctx.run("laplace_diagonal", [&] {
     auto d = cast<Number>(random_vector(nl, g_seed++));
@@ -482,7 +492,8 @@ static void test_all(int dim, int k, bool quick, Tally &tally)
       test_level<d, kk, Number>(box, ctx);
     }
     // 3D k = 1 on a mesh of several tiles and plane chunks per direction of the marching
-    // kernels (march.cuh: tiles of 32 x 32 points, 32 planes; the meshes above fit in one):
+    // kernels (march.cuh: tiles of 32 x 32 points, 32 x 64 for the float operator's apply
+    // form, 32 planes; the meshes above fit in one):
     // the whole 100^3-cell mesh and a rank's sub-box of it.
     if constexpr (d == 3 && kk == 1) {
       Context<Number> ctx{d, kk, prec, "large", tally};
@@ -490,6 +501,22 @@ static void test_all(int dim, int k, bool quick, Tally &tally)
       const int c0[3] = {10, 0, 20}, c1[3] = {90, 70, 100}, r0[3] = {0, 10, 20}, r1[3] = {100, 70, 90};
       test_level<d, kk, Number>(sub_box(d, kk, 100, c0, c1), ctx);
       test_level<d, kk, Number>(sub_box(d, kk, 100, r0, r1), ctx); // whole x rows of 99 patch vertices: color pairs of 2 warps
+    }
+    // The gather operator (tuning.hpp gather_operator) on meshes of several tiles and plane
+    // chunks per direction (march.cuh; gather_rows, gather_chunk, both forms: 2D tiles of up
+    // to 256 x 4 points and chunks of up to 128 planes, 3D tiles of 32 x 32 points and chunks
+    // of up to 64; 3D k = 1 has its test above): the whole mesh and a rank's sub-box of it.
+    if constexpr (cuda::gather_operator(d, kk, sizeof(Number) == 8) && !(d == 3 && kk == 1)) {
+      Context<Number> ctx{d, kk, prec, "gather", tally};
+      const int cells = ((d == 2 ? 1100 : 101) + kk - 1) / kk; // points per direction: several tiles and chunks
+      const int c0[3] = {cells / 5, 0, cells / 4}, c1[3] = {cells - 2, 2 * cells / 3, cells};
+      for (const Box &box : {full_box(d, kk, cells), sub_box(d, kk, cells, c0, c1)}) {
+        const Element1D e(kk);
+        const LevelTables<double> ref_t(d, e, Level1D(e, cells), false);
+        const LevelTables<Number> num_t(d, e, Level1D(e, cells), false);
+        const DevTables<Number> dt(num_t);
+        test_operator<d, kk, Number>(box, ctx, ref_t, dt, false);
+      }
     }
     // 3D transfers on meshes of several tiles and chunks of the tiled kernels
     // (transfer_tiles.cuh: 1..16 coarse cells per tile along x and y, 2..16 per chunk
