@@ -121,7 +121,7 @@ struct PatchPlan {
   static constexpr bool packed = !padded && pack_patches(dim, k, wide);
   // (a hint beyond the 2048 threads of an SM, counted in whole warps, would be ignored by
   // ptxas, with a warning: Basic 3D float k = 3, 245 threads; k = 4, 162 threads)
-  static constexpr int min_blocks_hint = patch_min_blocks_per_sm(dim, k, wide);
+  static constexpr int min_blocks_hint = patch_min_blocks_per_sm(dim, k, wide, is_double);
   static constexpr int min_blocks = (T * P + 31) / 32 * 32 * min_blocks_hint <= 2048 ? min_blocks_hint : 0;
   static constexpr bool chained = chained_fma(true, dim, k, is_double);
   static constexpr int nz = dim == 3 ? n : 1, mz = dim == 3 ? m : 1;

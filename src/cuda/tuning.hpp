@@ -239,18 +239,24 @@ constexpr bool pad_patch_stride(int dim, int degree, bool is_double)
 // constants 8: 10.15, 10: 11.34, 12: 12.16, 14: 11.41), double 6 (80 registers; none: 6.13, 10: 5.39, 6: 6.34).
 // 3D double k = 4 (63 threads, contractions by lines): 10 (Fused 6.95 -> 7.38, Boundary
 // 6.66 -> 7.21 GDoF/s against no hint; float k = 4 with 10 instead of 12: 11.28 vs 11.36).
-// is_double: 8-byte elements, i.e. double or float patch pairs (patch_lanes). 3D k = 3 with
-// the nineteenth session's kernels (H200, same call, Fused GDoF/s, hint 6 / 5 / 4 / 3 / none):
-// double 13.06 / 14.33 / 13.93 / 13.94 / -, float pairs 21.45 / 24.09 / 22.82 / 22.77 /
-// 21.12 (80 / 96 / 112 / 112 / 56 registers; shared memory holds at most 6 blocks).
+// is_double: 8-byte elements, i.e. double or float patch pairs (patch_lanes); scalar_double:
+// the scalar type. 3D k = 3 with the nineteenth session's kernels (H200, same call, Fused
+// GDoF/s, hint 6 / 5 / 4 / 3 / none): double 13.06 / 14.33 / 13.93 / 13.94 / -, float
+// pairs 21.45 / 24.09 / 22.82 / 22.77 / 21.12 (80 / 96 / 112 / 112 / 56 registers; shared
+// memory holds at most 6 blocks).
 // 3D k = 4..8 in the plane form (nineteenth session), hints 2, 3, 4, 6, 8 against the
 // table's (same call, bench/NOTES.md, "Patch pairs"): only double k = 6 gained, Fused 3.96 ->
 // 4.12 GDoF/s with 3 (96 registers); the others lost 0-80% or stayed within 1%. By lines
 // (thirty-fourth session, "Launch shapes of the apply form; the smoother by lines with float
 // pairs"), with the float pairs taking these 8-byte hints: double k = 6 6.89 -> 7.36 with 3,
 // k = 7 5.96 -> 6.18 with 2 (H200), float pairs k = 6 +4..+10% with 3, k = 7 within 0.3%.
-constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double)
+// k = 5 by lines (8-byte elements, where the scalar type picks the hint; H100, same call,
+// Fused GDoF/s, no hint / 4 / 6 / 8): double 6.82 / 7.98 / 7.04 / 6.61 (70 -> 104 registers
+// with 4), float pairs 13.58 / 15.24 / 16.51 / 12.58 (72 -> 80 with 6); Boundary double 6.31 /
+// 6.16 / 6.41, float 12.07 / 12.65 / 12.80.
+constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double, bool scalar_double)
 {
+  if (dim == 3 && degree == 5 && is_double) return tuned(VPATCH_PATCH_MIN_BLOCKS, scalar_double ? 4 : 6);
   if (dim == 3 && degree == 3) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 5 : 12);
   if (dim == 3 && degree == 4) return tuned(VPATCH_PATCH_MIN_BLOCKS, is_double ? 10 : 12);
   if (dim == 3 && degree == 6 && is_double) return tuned(VPATCH_PATCH_MIN_BLOCKS, 3);
