@@ -500,7 +500,7 @@ constexpr int gather_rows_2d(int degree, bool is_double)
 // session had measured 8 rows for both forms: residual 209.6 -> 170.1); 2D apply with
 // 128-plane chunks k = 3..10 +4..+16% (k = 6 164.7 -> 181.9, k = 8 136.4 -> 154.0; k = 1, 2
 // -1..-6%), then 4 rows instead of 2 at k = 5 192.5 -> 201.4 and k = 9 109.6 -> 136.5 (k = 4
-// -2%, k = 10 -46%; 2 rows instead of 4 at k = 3, 6..8 -10..-11%); 3D k = 2, 3 slower with 8
+// -2%, k = 10 -46%; 2 rows instead of 4 at k = 3 -7%, k = 6..8 -10%); 3D k = 2, 3 slower with 8
 // or 2 rows or other chunks. The 2D residual form keeps 64-plane chunks: 128 gave its rows
 // +2..+11% in the twenty-fifth session but the 2D float solves -0.2..+2% (k = 3 slower).
 // -DVPATCH_GATHER_ROWS=R / -DVPATCH_GATHER_ROWS_2D=R set both forms' rows; the float apply

@@ -504,11 +504,13 @@ static void test_all(int dim, int k, bool quick, Tally &tally)
     }
     // The gather operator (tuning.hpp gather_operator) on meshes of several tiles and plane
     // chunks per direction (march.cuh; gather_rows, gather_chunk, both forms: 2D tiles of up
-    // to 256 x 4 points and chunks of up to 128 planes, 3D tiles of 32 x 32 points and chunks
-    // of up to 64; 3D k = 1 has its test above): the whole mesh and a rank's sub-box of it.
+    // to 256 x 4 points and chunks of up to 128 planes, 3D tiles of 32 x 32 (float) or 32 x 16
+    // (double) points and chunks of up to 64; 3D k = 1 has its test above): the whole mesh of
+    // about 1400^2 or 100^3 points and a rank's sub-box of it (over 1100 points wide in 2D,
+    // two tiles of 1024).
     if constexpr (cuda::gather_operator(d, kk, sizeof(Number) == 8) && !(d == 3 && kk == 1)) {
       Context<Number> ctx{d, kk, prec, "gather", tally};
-      const int cells = ((d == 2 ? 1100 : 101) + kk - 1) / kk; // points per direction: several tiles and chunks
+      const int cells = ((d == 2 ? 1400 : 101) + kk - 1) / kk; // points per direction: several tiles and chunks
       const int c0[3] = {cells / 5, 0, cells / 4}, c1[3] = {cells - 2, 2 * cells / 3, cells};
       for (const Box &box : {full_box(d, kk, cells), sub_box(d, kk, cells, c0, c1)}) {
         const Element1D e(kk);
