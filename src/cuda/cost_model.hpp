@@ -5,6 +5,7 @@
 // summed over the active threads: see bench/NOTES.md for the formulas.
 #pragma once
 #include "../core/patch_band.hpp"
+#include <cmath>
 #include "kernels_cuda.hpp"
 #include "tuning.hpp"
 
@@ -108,7 +109,7 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double, bool residual)
   KernelCost c;
   if (gather_operator(dim, k, is_double)) {
     // laplace_gather_kernel (laplace.cu), per output point: a thread (R points; 3D: R rows,
-    // tile of 32 x 8R columns; 2D: R points 256 apart, tile of 256R) reduces each of the
+    // tile of 32 x (T / 32) R columns; 2D: R points T apart or adjacent, tile of T R; T threads) reduces each of the
     // chunk + 2k planes it reads to x sums (3D: of its R + 2k halo rows, 2D: of its R
     // points; two W-term dot products each, W = 2k+1, loading W values), 3D y sums per row
     // (pm: W terms, pa: 2W terms), and scatters them into W outputs (2W multiply-adds, 2W
@@ -117,14 +118,21 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double, bool residual)
     // each of the 8R + 2k halo rows' x sums once (xs rows per thread), writes them and each
     // thread reads its R + 2k rows' pairs back.
     const double w = 2 * k + 1, R = gather_rows(dim, k, is_double, residual), rr = dim == 3 ? R + 2 * k : R;
-    const double X = dim == 3 ? 32 : 256 * R, Y = dim == 3 ? 8 * R : 1, chunk = gather_chunk(dim, k, is_double, residual),
-                 planes = (chunk + 2 * k) / chunk;
+    const double T = gather_threads(dim, k, is_double, residual), X = dim == 3 ? 32 : T * R, Y = dim == 3 ? T / 32 * R : 1,
+                 chunk = gather_chunk(dim, k, is_double, residual), planes = (chunk + 2 * k) / chunk;
     const bool shared_x = dim == 3 && gather_shared_x_sums(k, is_double);
-    const double xs = shared_x ? (Y + 2 * k) / 8 : rr; // x sums a thread forms per plane
+    const double xs = shared_x ? (Y + 2 * k) / (T / 32) : rr; // x sums a thread forms per plane
     const double dot = 2 * w - 1;
     const double per_plane = xs * 2 * dot + (dim == 3 ? R * (2 * dot + 2 * w) : 0) + R * (4 * w - 1); // flops per thread
+    // x values a thread loads per plane: W per x sum, or (2D adjacent points) one window of
+    // W + R - 1 rounded up to its vectors of ve values
+    const int r = (int)R, ve = r % 4 == 0 && !is_double ? 4 : r % 2 == 0 ? 2 : 1;
+    const double x_loads = gather_adjacent(dim, k, is_double) ? std::ceil((w + R - 1) / ve) * ve : xs * w;
     c.flops = planes * per_plane / R;
-    c.reads = planes * (xs * w + 2 * w + (shared_x ? 2 * rr : 0)) / R;
+    // the 2W coefficients along m per plane, or (gather_packed_z) their 16-byte vectors
+    const int vz = is_double ? 2 : 4;
+    const double z_loads = gather_packed_z(dim, k, is_double, residual) ? std::ceil(2 * w / vz) * vz : 2 * w;
+    c.reads = planes * (x_loads + z_loads + (shared_x ? 2 * rr : 0)) / R;
     c.writes = planes * ((X + 2 * k) * (dim == 3 ? Y + 2 * k : 1) / (X * Y) + (shared_x ? 2 * xs / R : 0));
     const double points = dim == 2 ? k * k : k * k * k; // per cell
     c.flops *= points;

@@ -307,8 +307,14 @@ __device__ __forceinline__ Number dot(const Number (&a)[N], const Number *b)
 }
 
 template <int dim, int k, typename Number, bool residual>
-using GatherTile =
-  MarchTile<dim, gather_rows(dim, k, sizeof(Number) == 8, residual), gather_chunk(dim, k, sizeof(Number) == 8, residual)>;
+using GatherTile = MarchTile<dim, gather_rows(dim, k, sizeof(Number) == 8, residual), gather_chunk(dim, k, sizeof(Number) == 8, residual),
+                             gather_adjacent(dim, k, sizeof(Number) == 8), gather_threads(dim, k, sizeof(Number) == 8, residual)>;
+
+// Number[N] aligned to its size (N = 1, 2, 4; at most 16 bytes): one vector load from shared memory.
+template <typename Number, int N>
+struct alignas(sizeof(Number) * N) Pack {
+  Number v[N];
+};
 
 // residual: y = rhs - A x (a separate instantiation: a runtime test at the store cost the
 // operator 3-7% at 2D float k = 1, 2), rounded to Out (the mixed full multigrid's float
@@ -322,23 +328,36 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
   constexpr int W = 2 * k + 1, C = (k + 1) * (k + 1), m = Tile::m, NT = Tile::threads, R = Tile::rows;
   constexpr int D = gather_stages(dim, k, sizeof(Number) == 8);
   constexpr int SX = Tile::width + 2 * k, SY = dim == 3 ? Tile::Y * R + 2 * k : 1, S = SX * SY, E = (S + NT - 1) / NT;
+  // 2D adjacent points (Tile::step = 1): a thread's window of the plane, x positions R tx ..
+  // R tx + W + R - 2 of the halo tile, read as NV vectors of VE values (VE: the largest of 4,
+  // 2, 1 that divides R and fits 16 bytes, so each vector is aligned); stages padded to VE
+  // values with VE more at the end for the last thread's rounded-up window (never used).
+  constexpr bool ADJ = Tile::step == 1;
+  constexpr int VE = !ADJ ? 1 : (R % 4 == 0 && 4 * sizeof(Number) <= 16) ? 4 : R % 2 == 0 ? 2 : 1;
+  constexpr int WN = W + R - 1, NV = (WN + VE - 1) / VE;
+  constexpr int SP = ADJ ? (S + VE - 1) / VE * VE : S, RING = D * SP + (ADJ ? VE : 0);
   constexpr int RR = dim == 3 ? R + 2 * k : R; // x sums a thread forms per plane (3D: halo rows)
   constexpr int RX = dim == 3 ? 1 : R, RY = dim == 3 ? R : 1; // distinct x, y coefficient rows
   constexpr int NZ = Tile::chunk + 4 * k;      // rows along m of the outputs l_begin - 2k .. l_end + 2k - 1
-  static_assert(NZ <= NT, "laplace_gather_kernel: one thread per coefficient row");
   __shared__ Number Mc[C], Kc[C];
-  __shared__ Number Mz[NZ][W], Kz[NZ][W];
-  __shared__ __align__(16) Number ring[D][S];
+  // coefficients along m (tuning.hpp, gather_packed_z): the outputs' rows Mz, Kz, or per
+  // plane t the pairs (M, K) of outputs l = p - k + c, c = 0..2k, in Zp[t][2c], Zp[t][2c + 1]
+  constexpr bool PZ = gather_packed_z(dim, k, sizeof(Number) == 8, residual);
+  constexpr int VZ = 16 / sizeof(Number), ZW = (2 * W + VZ - 1) / VZ * VZ, NP = Tile::chunk + 2 * k;
+  __shared__ Number Mz[PZ ? 1 : NZ][W], Kz[PZ ? 1 : NZ][W];
+  __shared__ __align__(16) Number Zp[PZ ? NP : 1][PZ ? ZW : 1];
+  __shared__ __align__(16) Number ring_[RING];
+  auto ring = [&](int stage) { return ring_ + stage * SP; };
   // 3D, shared x sums (tuning.hpp, gather_shared_x_sums): every halo row's x sums formed once
   // per plane by the block, not by each of the (R + 2k) / R threads whose rows need it
   constexpr bool XS = dim == 3 && gather_shared_x_sums(k, sizeof(Number) == 8);
   __shared__ Number xsum[XS ? 2 : 1][XS ? SY : 1][XS ? Tile::X : 1];
   const int tid = threadIdx.y * Tile::X + threadIdx.x;
-  if (tid < C) {
-    Mc[tid] = op.mass[tid];
-    Kc[tid] = op.stiffness[tid];
+  for (int e = tid; e < C; e += NT) {
+    Mc[e] = op.mass[e];
+    Kc[e] = op.stiffness[e];
   }
-  const int t0 = Tile::col0() - threadIdx.x, t1 = Tile::col1() - threadIdx.y * R; // tile origin (local array)
+  const int t0 = Tile::origin0(), t1 = Tile::col1() - threadIdx.y * R; // tile origin (local array)
   const int i = box.gs[0] + Tile::col0(), j = box.gs[1] + Tile::col1();
   // This thread's elements of the halo tile: offset within a plane and bytes to copy (0
   // outside the local array: zero-filled).
@@ -360,7 +379,7 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
     if (t < np) {
       const int p = p_first + t;
       const bool plane_in = p >= z0 && p < z1;
-      Number *dst = ring[t % D] + tid;
+      Number *dst = ring(t % D) + tid;
       const Number *src = x + (plane_in ? (long)(p - z0) * stride : 0);
 #pragma unroll
       for (int e = 0; e < E; ++e) {
@@ -373,11 +392,24 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
 #pragma unroll
   for (int t = 0; t < D - 1; ++t) issue(t);
   __syncthreads(); // Mc, Kc
-  if (tid < NZ) { // row of output l = p_first - k + tid; zero outside this block's outputs (never stored)
-    const int l = p_first - k + tid;
-    if (l >= l_begin && l < l_end) row_1d<k>(box, m, l, Mc, Kc, Mz[tid], Kz[tid]);
+  for (int row = tid; row < NZ; row += NT) { // output l = p_first - k + row; zero outside this block's outputs (never stored)
+    const int l = p_first - k + row;
+    Number zrow[2][W];
+    if (l >= l_begin && l < l_end) row_1d<k>(box, m, l, Mc, Kc, zrow[0], zrow[1]);
     else
-      for (int c = 0; c < W; ++c) Mz[tid][c] = Kz[tid][c] = Number(0);
+      for (int c = 0; c < W; ++c) zrow[0][c] = zrow[1][c] = Number(0);
+#pragma unroll
+    for (int c = 0; c < W; ++c) {
+      if constexpr (PZ) { // coefficient 2k - c of row l scatters plane t = row - c into output l
+        if (row - c >= 0 && row - c < NP) {
+          Zp[row - c][2 * c] = zrow[0][2 * k - c];
+          Zp[row - c][2 * c + 1] = zrow[1][2 * k - c];
+        }
+      } else {
+        Mz[row][c] = zrow[0][c];
+        Kz[row][c] = zrow[1][c];
+      }
+    }
   } // read after the loop's first barrier
   Number Mx[RX][W], Kx[RX][W], My[RY][W], Ky[RY][W];
   bool in[R];
@@ -387,8 +419,8 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
       row_1d<k>(box, 1, j + r, Mc, Kc, My[r], Ky[r]);
       in[r] = Tile::col0() < box.gm[0] && Tile::col1() + r < box.gm[1];
     } else {
-      row_1d<k>(box, 0, i + r * Tile::X, Mc, Kc, Mx[r], Kx[r]);
-      in[r] = Tile::col0() + r * Tile::X < box.gm[0];
+      row_1d<k>(box, 0, i + r * Tile::step, Mc, Kc, Mx[r], Kx[r]);
+      in[r] = Tile::col0() + r * Tile::step < box.gm[0];
     }
   }
   if constexpr (dim == 3) row_1d<k>(box, 0, i, Mc, Kc, Mx[0], Kx[0]);
@@ -399,7 +431,7 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
 #pragma unroll
     for (int c = 0; c < W; ++c) acc[r][c] = Number(0);
   const long col = column_offset<dim>(box.gm, Tile::col0(), Tile::col1());
-  auto out_index = [&](int r, int l) { return col + (dim == 3 ? (long)r * box.gm[0] : r * Tile::X) + (long)(l - z0) * stride; };
+  auto out_index = [&](int r, int l) { return col + (dim == 3 ? (long)r * box.gm[0] : r * Tile::step) + (long)(l - z0) * stride; };
   // The residual's b of output plane l (tuning.hpp, gather_early_rhs): loaded EB - 1 plane
   // iterations before the one that stores it (EB = 0: at the store), so that its latency
   // overlaps the planes' work. In iteration t, bq[e] holds the plane iteration t + e completes.
@@ -430,7 +462,7 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
       for (int e = 0; e < (SY + Tile::Y - 1) / Tile::Y; ++e) {
         const int row = threadIdx.y + Tile::Y * e;
         if (row < SY) {
-          const Number *w = ring[t % D] + row * SX + threadIdx.x;
+          const Number *w = ring(t % D) + row * SX + threadIdx.x;
           xsum[0][row][threadIdx.x] = dot(Mx[0], w);
           xsum[1][row][threadIdx.x] = dot(Kx[0], w);
         }
@@ -441,8 +473,22 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
         sm[b] = xsum[0][threadIdx.y * R + b][threadIdx.x];
         sk[b] = xsum[1][threadIdx.y * R + b][threadIdx.x];
       }
+    } else if constexpr (ADJ) {
+      Number win[NV * VE];
+      const auto *v = reinterpret_cast<const Pack<Number, VE> *>(ring(t % D) + threadIdx.x * R);
+#pragma unroll
+      for (int n = 0; n < NV; ++n) {
+        const Pack<Number, VE> q = v[n];
+#pragma unroll
+        for (int e = 0; e < VE; ++e) win[n * VE + e] = q.v[e];
+      }
+#pragma unroll
+      for (int b = 0; b < R; ++b) {
+        sm[b] = dot(Mx[b], win + b);
+        sk[b] = dot(Kx[b], win + b);
+      }
     } else {
-      const Number *v = ring[t % D] + threadIdx.y * R * SX + threadIdx.x;
+      const Number *v = ring(t % D) + threadIdx.y * R * SX + threadIdx.x;
 #pragma unroll
       for (int b = 0; b < RR; ++b) {
         const int rx = dim == 3 ? 0 : b;
@@ -452,10 +498,24 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
     }
     // Coefficients of plane p = p_first + t in the outputs l = p - k + c: row l, column 2k - c.
     Number zm[W], zk[W];
+    if constexpr (PZ) {
+      const auto *zp = reinterpret_cast<const Pack<Number, VZ> *>(Zp[t]);
 #pragma unroll
-    for (int c = 0; c < W; ++c) {
-      zm[c] = Mz[t + c][2 * k - c];
-      zk[c] = Kz[t + c][2 * k - c];
+      for (int n = 0; n < ZW / VZ; ++n) {
+        const Pack<Number, VZ> q = zp[n];
+#pragma unroll
+        for (int e = 0; e < VZ; ++e) {
+          const int c = (n * VZ + e) / 2;
+          if (c < W && (n * VZ + e) % 2) zk[c] = q.v[e];
+          else if (c < W) zm[c] = q.v[e];
+        }
+      }
+    } else {
+#pragma unroll
+      for (int c = 0; c < W; ++c) {
+        zm[c] = Mz[t + c][2 * k - c];
+        zk[c] = Kz[t + c][2 * k - c];
+      }
     }
 #pragma unroll
     for (int r = 0; r < R; ++r) {

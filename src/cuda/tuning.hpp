@@ -122,6 +122,15 @@
 #ifndef VPATCH_GATHER_KMAX_3D
 #define VPATCH_GATHER_KMAX_3D -1
 #endif
+#ifndef VPATCH_GATHER_ADJACENT
+#define VPATCH_GATHER_ADJACENT -1
+#endif
+#ifndef VPATCH_GATHER_PACKED_Z
+#define VPATCH_GATHER_PACKED_Z -1
+#endif
+#ifndef VPATCH_GATHER_THREADS
+#define VPATCH_GATHER_THREADS -1
+#endif
 #ifndef VPATCH_PATCH_PAIRS
 #define VPATCH_PATCH_PAIRS -1
 #endif
@@ -560,6 +569,46 @@ constexpr int gather_chunk(int dim, int degree, bool is_double, bool residual)
   if (is_double || residual) return chunk;
   const bool set = VPATCH_GATHER_CHUNK >= 0 || (dim == 3 && degree == 3 && VPATCH_GATHER_CHUNK_3D_FLOAT_K3 >= 0);
   return tuned(VPATCH_GATHER_CHUNK_APPLY_FLOAT, !set && dim == 2 && degree >= 3 ? 128 : chunk);
+}
+// 2D gather: a thread's R points adjacent along x (one window of W + R - 1 values of each
+// plane, loaded as 8- or 16-byte vectors, serves all R x sums: (W + R - 1) / R values read per
+// point instead of W) rather than 256 apart. H100, same call, MatMult GDoF/s, 256 apart ->
+// adjacent (bench/NOTES.md, "Adjacent points"): float k = 5 196 -> 233, k = 6 180 -> 210, k =
+// 8 154 -> 182, k = 10 104 -> 121; double k = 5 98 -> 112, k = 8 75 -> 86, k = 9 66 -> 80;
+// k <= 4 +0..+8%; float k = 3 (4 rows) 293 -> 169. -DVPATCH_GATHER_ADJACENT=0/1 overrides.
+constexpr bool gather_adjacent(int dim, int degree, bool is_double)
+{
+  return dim == 2 && tuned(VPATCH_GATHER_ADJACENT, is_double || degree != 3);
+}
+// The gather's coefficients along the marching direction: per plane the W (M, K) pairs that
+// scatter it into the pending outputs, stored contiguously per plane and read as 16-byte
+// vectors (2W / 4 float or 2W / 2 double loads per plane instead of 2W), or as the outputs'
+// rows (one load per coefficient). Kept where they gained 4% or more (H100, calls B and C,
+// bench/NOTES.md "Adjacent points, 128-thread blocks and packed coefficients"): 3D double k =
+// 3 (residual 69.0 -> 73.8 GDoF/s, apply 84.4 -> 86.0), 2D float apply k = 4..6, 9, 10 (k = 4
+// 256 -> 270, k = 6 209 -> 220, k = 9 110 -> 147), residual k = 5, 8 (k = 8 113 -> 129); they
+// cost 2D double k = 3, 4, 6 and 2D float k = 3 residual 4-12%. -DVPATCH_GATHER_PACKED_Z=0/1
+// overrides.
+constexpr bool gather_packed_z(int dim, int degree, bool is_double, bool residual)
+{
+  const bool on = dim == 3 ? is_double && degree == 3
+                           : !is_double && (residual ? degree == 5 || degree == 8 : degree >= 4 && degree != 7 && degree != 8);
+  return tuned(VPATCH_GATHER_PACKED_Z, on);
+}
+// Threads per block of the gather operator (3D: 32 x threads / 32, 2D: threads along x): 128,
+// which lets two blocks share an SM where the registers (166-238 a thread) allow one block of
+// 256 (12.5% occupancy either way, but a block's barrier no longer idles the whole SM), or
+// 256. H100, calls C (same call, GDoF/s, 256 -> 128): 3D float k = 3 apply 138.6 -> 164.1,
+// residual 109.5 -> 137.6; 3D double k = 3 77.3 -> 84.4, residual 63.3 -> 69.0; 2D double k =
+// 5 112.1 -> 139.9, k = 8 86.7 -> 104.3, residuals +5..+40%; 256 stays for the 3D k = 1 apply
+// form (281.0 against 251.2), the 3D double k = 2 residual (96.5 against 90.6) and 2D float
+// k = 6, 7 and the apply form at k = 1, 2, 5 (k = 5 apply 232.5 against 193.9, k = 6 residual
+// 134.8 against 122.8). -DVPATCH_GATHER_THREADS=T overrides (T >= 32, a multiple of 32).
+constexpr int gather_threads(int dim, int degree, bool is_double, bool residual)
+{
+  const bool wide = dim == 3 ? (degree == 1 && !residual) || (degree == 2 && is_double && residual)
+                             : !is_double && (degree == 6 || degree == 7 || (!residual && (degree <= 2 || degree == 5)));
+  return tuned(VPATCH_GATHER_THREADS, wide ? 256 : 128);
 }
 constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
