@@ -115,7 +115,7 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double, bool residual)
     // (pm: W terms, pa: 2W terms), and scatters them into W outputs (2W multiply-adds, 2W
     // coefficients loaded per plane); the plane tile with its halo is written to shared
     // memory once per block. With shared x sums (3D, gather_shared_x_sums) the block forms
-    // each of the 8R + 2k halo rows' x sums once (xs rows per thread), writes them and each
+    // each of the (T / 32) R + 2k halo rows' x sums once (xs rows per thread), writes them and each
     // thread reads its R + 2k rows' pairs back.
     const double w = 2 * k + 1, R = gather_rows(dim, k, is_double, residual), rr = dim == 3 ? R + 2 * k : R;
     const double T = gather_threads(dim, k, is_double, residual), X = dim == 3 ? 32 : T * R, Y = dim == 3 ? T / 32 * R : 1,

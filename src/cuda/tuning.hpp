@@ -486,7 +486,8 @@ constexpr int gather_stages(int dim, int degree, bool is_double)
   return tuned(VPATCH_GATHER_STAGES, 4);
 }
 // Points per thread and plane: 3D rows along y (they share the x sums of their halo
-// rows), 2D points 256 apart along x; both share the coefficients of the marching
+// rows), 2D points along x (adjacent or a block width apart, gather_adjacent; the
+// measurements below are of points 256 apart); both share the coefficients of the marching
 // direction. More rows, fewer instructions per point but more registers.
 // -DVPATCH_GATHER_ROWS=R (3D) and -DVPATCH_GATHER_ROWS_2D=R override. H200, MatMult
 // GDoF/s with R = 1 / 2 / 4 (bench/NOTES.md, "Scattered z sums"): 3D float k = 1 202 / 271
