@@ -588,7 +588,7 @@ constexpr bool gather_adjacent(int dim, int degree, bool is_double)
 // bench/NOTES.md "Adjacent points, 128-thread blocks and packed coefficients"): 3D double k =
 // 3 (residual 69.0 -> 73.8 GDoF/s, apply 84.4 -> 86.0), 2D float apply k = 4..6, 9, 10 (k = 4
 // 256 -> 270, k = 6 209 -> 220, k = 9 110 -> 147), residual k = 5, 8 (k = 8 113 -> 129); they
-// cost 2D double k = 3, 4, 6 and 2D float k = 3 residual 4-12%. -DVPATCH_GATHER_PACKED_Z=0/1
+// cost 2D double k = 3, 4, 6, 9 1-11% and the 2D float k = 3 residual 13%. -DVPATCH_GATHER_PACKED_Z=0/1
 // overrides.
 constexpr bool gather_packed_z(int dim, int degree, bool is_double, bool residual)
 {
@@ -601,7 +601,7 @@ constexpr bool gather_packed_z(int dim, int degree, bool is_double, bool residua
 // 256 (12.5% occupancy either way, but a block's barrier no longer idles the whole SM), or
 // 256. H100, calls C (same call, GDoF/s, 256 -> 128): 3D float k = 3 apply 138.6 -> 164.1,
 // residual 109.5 -> 137.6; 3D double k = 3 77.3 -> 84.4, residual 63.3 -> 69.0; 2D double k =
-// 5 112.1 -> 139.9, k = 8 86.7 -> 104.3, residuals +5..+40%; 256 stays for the 3D k = 1 apply
+// 5 112.1 -> 139.9, k = 8 86.7 -> 104.3, residuals -12..+40% (k = 9 lost); 256 stays for the 3D k = 1 apply
 // form (281.0 against 251.2), the 3D double k = 2 residual (96.5 against 90.6) and 2D float
 // k = 6, 7 and the apply form at k = 1, 2, 5 (k = 5 apply 232.5 against 193.9, k = 6 residual
 // 134.8 against 122.8). -DVPATCH_GATHER_THREADS=T overrides (T >= 32, a multiple of 32).
