@@ -601,14 +601,16 @@ constexpr bool gather_packed_z(int dim, int degree, bool is_double, bool residua
 // 256 (12.5% occupancy either way, but a block's barrier no longer idles the whole SM), or
 // 256. H100, calls C (same call, GDoF/s, 256 -> 128): 3D float k = 3 apply 138.6 -> 164.1,
 // residual 109.5 -> 137.6; 3D double k = 3 77.3 -> 84.4, residual 63.3 -> 69.0; 2D double k =
-// 5 112.1 -> 139.9, k = 8 86.7 -> 104.3, residuals -12..+40% (k = 9 lost); 256 stays for the 3D k = 1 apply
+// 5 112.1 -> 139.9, k = 8 86.7 -> 104.3, residuals -12..+40% (k = 9 -12%); 256 stays for the 3D k = 1 apply
 // form (281.0 against 251.2), the 3D double k = 2 residual (96.5 against 90.6) and 2D float
 // k = 6, 7 and the apply form at k = 1, 2, 5 (k = 5 apply 232.5 against 193.9, k = 6 residual
-// 134.8 against 122.8). -DVPATCH_GATHER_THREADS=T overrides (T >= 32, a multiple of 32).
+// 134.8 against 122.8) and the 2D double k = 9 residual (48.1 against 41.7, calls B and E).
+// -DVPATCH_GATHER_THREADS=T overrides (T >= 32, a multiple of 32).
 constexpr int gather_threads(int dim, int degree, bool is_double, bool residual)
 {
   const bool wide = dim == 3 ? (degree == 1 && !residual) || (degree == 2 && is_double && residual)
-                             : !is_double && (degree == 6 || degree == 7 || (!residual && (degree <= 2 || degree == 5)));
+                             : is_double ? degree == 9 && residual
+                                         : degree == 6 || degree == 7 || (!residual && (degree <= 2 || degree == 5));
   return tuned(VPATCH_GATHER_THREADS, wide ? 256 : 128);
 }
 constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
