@@ -331,11 +331,12 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
   // 2D adjacent points (Tile::step = 1): a thread's window of the plane, x positions R tx ..
   // R tx + W + R - 2 of the halo tile, read as NV vectors of VE values (VE: the largest of 4,
   // 2, 1 that divides R and fits 16 bytes, so each vector is aligned); stages padded to VE
-  // values with VE more at the end for the last thread's rounded-up window (never used).
+  // values, which is where the last thread's rounded-up window ends (values never used).
   constexpr bool ADJ = Tile::step == 1;
   constexpr int VE = !ADJ ? 1 : (R % 4 == 0 && 4 * sizeof(Number) <= 16) ? 4 : R % 2 == 0 ? 2 : 1;
   constexpr int WN = W + R - 1, NV = (WN + VE - 1) / VE;
-  constexpr int SP = ADJ ? (S + VE - 1) / VE * VE : S, RING = D * SP + (ADJ ? VE : 0);
+  constexpr int SP = ADJ ? (S + VE - 1) / VE * VE : S;
+  static_assert(!ADJ || R * (Tile::X - 1) + NV * VE <= SP, "laplace_gather_kernel: the last window within its stage");
   constexpr int RR = dim == 3 ? R + 2 * k : R; // x sums a thread forms per plane (3D: halo rows)
   constexpr int RX = dim == 3 ? 1 : R, RY = dim == 3 ? R : 1; // distinct x, y coefficient rows
   constexpr int NZ = Tile::chunk + 4 * k;      // rows along m of the outputs l_begin - 2k .. l_end + 2k - 1
@@ -346,7 +347,7 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
   constexpr int VZ = 16 / sizeof(Number), ZW = (2 * W + VZ - 1) / VZ * VZ, NP = Tile::chunk + 2 * k;
   __shared__ Number Mz[PZ ? 1 : NZ][W], Kz[PZ ? 1 : NZ][W];
   __shared__ __align__(16) Number Zp[PZ ? NP : 1][PZ ? ZW : 1];
-  __shared__ __align__(16) Number ring_[RING];
+  __shared__ __align__(16) Number ring_[D * SP];
   auto ring = [&](int stage) { return ring_ + stage * SP; };
   // 3D, shared x sums (tuning.hpp, gather_shared_x_sums): every halo row's x sums formed once
   // per plane by the block, not by each of the (R + 2k) / R threads whose rows need it

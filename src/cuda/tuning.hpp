@@ -592,8 +592,9 @@ constexpr bool gather_adjacent(int dim, int degree, bool is_double)
 // overrides.
 constexpr bool gather_packed_z(int dim, int degree, bool is_double, bool residual)
 {
-  const bool on = dim == 3 ? is_double && degree == 3
-                           : !is_double && (residual ? degree == 5 || degree == 8 : degree >= 4 && degree != 7 && degree != 8);
+  const bool on = dim == 3   ? is_double && degree == 3
+                   : is_double ? degree == 9 && residual
+                               : residual ? degree == 5 || degree == 8 : degree >= 4 && degree != 7 && degree != 8;
   return tuned(VPATCH_GATHER_PACKED_Z, on);
 }
 // Threads per block of the gather operator (3D: 32 x threads / 32, 2D: threads along x): 128,
