@@ -573,10 +573,11 @@ constexpr int gather_chunk(int dim, int degree, bool is_double, bool residual)
 }
 // 2D gather: a thread's R points adjacent along x (one window of W + R - 1 values of each
 // plane, loaded as 8- or 16-byte vectors, serves all R x sums: (W + R - 1) / R values read per
-// point instead of W) rather than 256 apart. H100, same call, MatMult GDoF/s, 256 apart ->
-// adjacent (bench/NOTES.md, "Adjacent points"): float k = 5 196 -> 233, k = 6 180 -> 210, k =
-// 8 154 -> 182, k = 10 104 -> 121; double k = 5 98 -> 112, k = 8 75 -> 86, k = 9 66 -> 80;
-// k <= 4 +0..+8%; float k = 3 (4 rows) 293 -> 169. -DVPATCH_GATHER_ADJACENT=0/1 overrides.
+// point instead of W) rather than a block width apart. H100, same call, MatMult GDoF/s, 256
+// apart -> adjacent (bench/NOTES.md, "Adjacent points"): float k = 5 196 -> 233, k = 6 180 ->
+// 210, k = 8 154 -> 182, k = 10 104 -> 121; double k = 5 98 -> 112, k = 8 75 -> 86, k = 9 66
+// -> 80; k <= 4 +0..+8%; float k = 3 (4 rows) 293 -> 169, float k = 9 135 -> 110 (4 rows,
+// spills; the packed coefficients below bring it to 147). -DVPATCH_GATHER_ADJACENT=0/1 overrides.
 constexpr bool gather_adjacent(int dim, int degree, bool is_double)
 {
   return dim == 2 && tuned(VPATCH_GATHER_ADJACENT, is_double || degree != 3);
@@ -584,12 +585,13 @@ constexpr bool gather_adjacent(int dim, int degree, bool is_double)
 // The gather's coefficients along the marching direction: per plane the W (M, K) pairs that
 // scatter it into the pending outputs, stored contiguously per plane and read as 16-byte
 // vectors (2W / 4 float or 2W / 2 double loads per plane instead of 2W), or as the outputs'
-// rows (one load per coefficient). Kept where they gained 4% or more (H100, calls B and C,
-// bench/NOTES.md "Adjacent points, 128-thread blocks and packed coefficients"): 3D double k =
-// 3 (residual 69.0 -> 73.8 GDoF/s, apply 84.4 -> 86.0), 2D float apply k = 4..6, 9, 10 (k = 4
-// 256 -> 270, k = 6 209 -> 220, k = 9 110 -> 147), residual k = 5, 8 (k = 8 113 -> 129); they
-// cost 2D double k = 3, 4, 6, 9 1-11% and the 2D float k = 3 residual 13%. -DVPATCH_GATHER_PACKED_Z=0/1
-// overrides.
+// rows (one load per coefficient). Kept where they gained in every call that measured them
+// (H100, calls A, B, C, I; bench/NOTES.md "Adjacent points, 128-thread blocks and packed
+// coefficients"): 3D double k = 3 (residual 69.0 -> 73.8 GDoF/s, apply 84.4 -> 86.0), 2D float
+// apply k = 4..6, 9, 10 (k = 4 256 -> 270, k = 5 +2..+3%, k = 6 209 -> 220, k = 9 110 -> 147),
+// residual k = 5, 8 (k = 8 113 -> 129), the 2D double k = 9 residual (47.7 -> 51.6). With 128
+// threads they cost 2D double k = 3, 5, 8..10 7-24% (k = 8 apply 104.3 -> 79.2) and the 2D
+// float k = 3 residual 13%. -DVPATCH_GATHER_PACKED_Z=0/1 overrides.
 constexpr bool gather_packed_z(int dim, int degree, bool is_double, bool residual)
 {
   const bool on = dim == 3   ? is_double && degree == 3
@@ -597,16 +599,18 @@ constexpr bool gather_packed_z(int dim, int degree, bool is_double, bool residua
                                : residual ? degree == 5 || degree == 8 : degree >= 4 && degree != 7 && degree != 8;
   return tuned(VPATCH_GATHER_PACKED_Z, on);
 }
-// Threads per block of the gather operator (3D: 32 x threads / 32, 2D: threads along x): 128,
-// which lets two blocks share an SM where the registers (166-238 a thread) allow one block of
-// 256 (12.5% occupancy either way, but a block's barrier no longer idles the whole SM), or
-// 256. H100, calls C (same call, GDoF/s, 256 -> 128): 3D float k = 3 apply 138.6 -> 164.1,
-// residual 109.5 -> 137.6; 3D double k = 3 77.3 -> 84.4, residual 63.3 -> 69.0; 2D double k =
-// 5 112.1 -> 139.9, k = 8 86.7 -> 104.3, residuals -12..+40% (k = 9 -12%); 256 stays for the 3D k = 1 apply
-// form (281.0 against 251.2), the 3D double k = 2 residual (96.5 against 90.6) and 2D float
-// k = 6, 7 and the apply form at k = 1, 2, 5 (k = 5 apply 232.5 against 193.9, k = 6 residual
-// 134.8 against 122.8) and the 2D double k = 9 residual (48.1 against 41.7, calls B and E).
-// -DVPATCH_GATHER_THREADS=T overrides (T >= 32, a multiple of 32).
+// Threads per block of the gather operator (3D: 32 x threads / 32, 2D: threads along x): 128
+// or 256. At 160-238 registers a thread an SM holds one block of 256 (8 warps); blocks of 128
+// give 8 warps in two blocks whose barriers are independent (up to about 200 registers) or
+// 12 warps in three (up to about 170: 2D double k = 5, 3D k = 3). H100, call C (same call,
+// GDoF/s, 256 -> 128): 3D float k = 3 apply 138.6 -> 164.1, residual 109.5 -> 137.6; 3D double
+// k = 3 77.3 -> 84.4, residual 63.3 -> 69.0; 2D double k = 5 112.1 -> 139.9, k = 8 86.7 ->
+// 104.3, residuals -12..+40%; 256 stays for the 3D k = 1 apply form (281.0 against 251.2), the
+// 3D double k = 2 residual (96.5 against 90.6), 2D float k = 6, 7 and the apply form at k = 1,
+// 2, 5 (k = 5 apply 232.5 against 193.9, k = 6 residual 134.8 against 122.8) and the 2D double
+// k = 9 residual (47.8 against 42.0). The 3D float k = 1 residual measured 192.8 -> 203.5
+// (call C) and 192.1 -> 205.5 (call I), where other calls ran 256 threads at 209-210 on other
+// H100s. -DVPATCH_GATHER_THREADS=T overrides (T >= 32, a multiple of 32).
 constexpr int gather_threads(int dim, int degree, bool is_double, bool residual)
 {
   const bool wide = dim == 3 ? (degree == 1 && !residual) || (degree == 2 && is_double && residual)

@@ -503,9 +503,10 @@ static void test_all(int dim, int k, bool quick, Tally &tally)
       test_level<d, kk, Number>(sub_box(d, kk, 100, r0, r1), ctx); // whole x rows of 99 patch vertices: color pairs of 2 warps
     }
     // The gather operator (tuning.hpp gather_operator) on meshes of several tiles and plane
-    // chunks per direction (march.cuh; gather_rows, gather_chunk, both forms: 2D tiles of up
-    // to 256 x 4 points and chunks of up to 128 planes, 3D tiles of 32 x 32 (float) or 32 x 16
-    // (double) points and chunks of up to 64; 3D k = 1 has its test above): the whole mesh of
+    // chunks per direction (march.cuh; gather_rows, gather_chunk, gather_threads, both forms:
+    // 2D tiles of up to 256 x 4 points and chunks of up to 128 planes, 3D tiles of 32 x 16
+    // (float) or 32 x 8 and 32 x 16 (double) points and chunks of up to 64; 3D k = 1 has its
+    // test above): the whole mesh of
     // about 1400^2 or 100^3 points and a rank's sub-box of it (over 1100 points wide in 2D,
     // two tiles of 1024).
     if constexpr (cuda::gather_operator(d, kk, sizeof(Number) == 8) && !(d == 3 && kk == 1)) {
