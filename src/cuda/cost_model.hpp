@@ -126,7 +126,7 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double, bool residual)
     const double per_plane = xs * 2 * dot + (dim == 3 ? R * (2 * dot + 2 * w) : 0) + R * (4 * w - 1); // flops per thread
     // x values a thread loads per plane: W per x sum, or (2D adjacent points) one window of
     // W + R - 1 rounded up to its vectors of ve values
-    const int r = (int)R, ve = r % 4 == 0 && !is_double ? 4 : r % 2 == 0 ? 2 : 1;
+    const int ve = gather_window_vector((int)R, is_double ? 8 : 4);
     const double x_loads = gather_adjacent(dim, k, is_double) ? std::ceil((w + R - 1) / ve) * ve : xs * w;
     c.flops = planes * per_plane / R;
     // the 2W coefficients along m per plane, or (gather_packed_z) their 16-byte vectors

@@ -329,11 +329,11 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
   constexpr int D = gather_stages(dim, k, sizeof(Number) == 8);
   constexpr int SX = Tile::width + 2 * k, SY = dim == 3 ? Tile::Y * R + 2 * k : 1, S = SX * SY, E = (S + NT - 1) / NT;
   // 2D adjacent points (Tile::step = 1): a thread's window of the plane, x positions R tx ..
-  // R tx + W + R - 2 of the halo tile, read as NV vectors of VE values (VE: the largest of 4,
-  // 2, 1 that divides R and fits 16 bytes, so each vector is aligned); stages padded to VE
+  // R tx + W + R - 2 of the halo tile, read as NV vectors of VE values (tuning.hpp,
+  // gather_window_vector: each vector aligned); stages padded to VE
   // values, which is where the last thread's rounded-up window ends (values never used).
   constexpr bool ADJ = Tile::step == 1;
-  constexpr int VE = !ADJ ? 1 : (R % 4 == 0 && 4 * sizeof(Number) <= 16) ? 4 : R % 2 == 0 ? 2 : 1;
+  constexpr int VE = ADJ ? gather_window_vector(R, sizeof(Number)) : 1;
   constexpr int WN = W + R - 1, NV = (WN + VE - 1) / VE;
   constexpr int SP = ADJ ? (S + VE - 1) / VE * VE : S;
   static_assert(!ADJ || R * (Tile::X - 1) + NV * VE <= SP, "laplace_gather_kernel: the last window within its stage");

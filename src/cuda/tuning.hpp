@@ -582,6 +582,12 @@ constexpr bool gather_adjacent(int dim, int degree, bool is_double)
 {
   return dim == 2 && tuned(VPATCH_GATHER_ADJACENT, is_double || degree != 3);
 }
+// Elements per shared-memory vector load of an adjacent-points window: the largest of 4, 2, 1
+// that divides the rows (so every thread's window starts aligned) and fits 16 bytes.
+constexpr int gather_window_vector(int rows, int element_bytes)
+{
+  return rows % 4 == 0 && 4 * element_bytes <= 16 ? 4 : rows % 2 == 0 ? 2 : 1;
+}
 // The gather's coefficients along the marching direction: per plane the W (M, K) pairs that
 // scatter it into the pending outputs, stored contiguously per plane and read as 16-byte
 // vectors (2W / 4 float or 2W / 2 double loads per plane instead of 2W), or as the outputs'
