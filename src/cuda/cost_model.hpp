@@ -114,7 +114,7 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double, bool residual)
     // points; two W-term dot products each, W = 2k+1, loading W values), 3D y sums per row
     // (pm: W terms, pa: 2W terms), and scatters them into W outputs (2W multiply-adds, 2W
     // coefficients loaded per plane); the plane tile with its halo is written to shared
-    // memory once per block. With shared x sums (3D, gather_shared_x_sums) the block forms
+    // memory once per block (2D warp rings: once per warp). With shared x sums (3D, gather_shared_x_sums) the block forms
     // each of the (T / 32) R + 2k halo rows' x sums once (xs rows per thread), writes them and each
     // thread reads its R + 2k rows' pairs back.
     const double w = 2 * k + 1, R = gather_rows(dim, k, is_double, residual), rr = dim == 3 ? R + 2 * k : R;
@@ -133,7 +133,9 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double, bool residual)
     const int vz = is_double ? 2 : 4;
     const double z_loads = gather_packed_z(dim, k, is_double, residual) ? std::ceil(2 * w / vz) * vz : 2 * w;
     c.reads = planes * (x_loads + z_loads + (shared_x ? 2 * rr : 0)) / R;
-    c.writes = planes * ((X + 2 * k) * (dim == 3 ? Y + 2 * k : 1) / (X * Y) + (shared_x ? 2 * xs / R : 0));
+    // the halo tile is the block's, or (2D, gather_warp_rings) each warp's: 32 R + 2k values
+    const double U = gather_warp_rings(dim, k, is_double, residual) ? 32 * R : X;
+    c.writes = planes * ((U + 2 * k) * (dim == 3 ? Y + 2 * k : 1) / (U * Y) + (shared_x ? 2 * xs / R : 0));
     const double points = dim == 2 ? k * k : k * k * k; // per cell
     c.flops *= points;
     c.reads *= points;

@@ -326,32 +326,42 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
 {
   using Tile = GatherTile<dim, k, Number, residual>;
   constexpr int W = 2 * k + 1, C = (k + 1) * (k + 1), m = Tile::m, NT = Tile::threads, R = Tile::rows;
-  constexpr int D = gather_stages(dim, k, sizeof(Number) == 8);
-  constexpr int SX = Tile::width + 2 * k, SY = dim == 3 ? Tile::Y * R + 2 * k : 1, S = SX * SY, E = (S + NT - 1) / NT;
-  // 2D adjacent points (Tile::step = 1): a thread's window of the plane, x positions R tx ..
-  // R tx + W + R - 2 of the halo tile, read as NV vectors of VE values (tuning.hpp,
-  // gather_window_vector: each vector aligned); stages padded to VE
-  // values, which is where the last thread's rounded-up window ends (values never used).
   constexpr bool ADJ = Tile::step == 1;
+  // A stage of the ring holds a plane's halo tile: of the block, or (2D adjacent points,
+  // tuning.hpp gather_warp_rings) of each warp, UX x SY values that the unit's UT threads
+  // copy and read, so that a warp waits only for its own copies (__syncwarp), not for the block.
+  constexpr bool WR = ADJ && gather_warp_rings(dim, k, sizeof(Number) == 8, residual);
+  constexpr int UT = WR ? 32 : NT, NU = NT / UT;
+  constexpr int UX = (WR ? UT * R : Tile::width) + 2 * k, SY = dim == 3 ? Tile::Y * R + 2 * k : 1, S = UX * SY, E = (S + UT - 1) / UT;
+  // 2D adjacent points (Tile::step = 1): a thread's window of the plane, x positions R tx ..
+  // R tx + W + R - 2 of its unit's halo tile, read as NV vectors of VE values (tuning.hpp,
+  // gather_window_vector: each vector aligned); units padded to VE
+  // values, which is where the last thread's rounded-up window ends (values never used).
   constexpr int VE = ADJ ? gather_window_vector(R, sizeof(Number)) : 1;
   constexpr int WN = W + R - 1, NV = (WN + VE - 1) / VE;
-  constexpr int SP = ADJ ? (S + VE - 1) / VE * VE : S;
-  static_assert(!ADJ || R * (Tile::X - 1) + NV * VE <= SP, "laplace_gather_kernel: the last window within its stage");
+  constexpr int UP = ADJ ? (S + VE - 1) / VE * VE : S, SP = NU * UP;
+  static_assert(!ADJ || R * (UT - 1) + NV * VE <= UP, "laplace_gather_kernel: the last window within its unit");
   constexpr int RR = dim == 3 ? R + 2 * k : R; // x sums a thread forms per plane (3D: halo rows)
   constexpr int RX = dim == 3 ? 1 : R, RY = dim == 3 ? R : 1; // distinct x, y coefficient rows
   constexpr int NZ = Tile::chunk + 4 * k;      // rows along m of the outputs l_begin - 2k .. l_end + 2k - 1
-  __shared__ Number Mc[C], Kc[C];
   // coefficients along m (tuning.hpp, gather_packed_z): the outputs' rows Mz, Kz, or per
   // plane t the pairs (M, K) of outputs l = p - k + c, c = 0..2k, in Zp[t][2c], Zp[t][2c + 1]
   constexpr bool PZ = gather_packed_z(dim, k, sizeof(Number) == 8, residual);
   constexpr int VZ = 16 / sizeof(Number), ZW = (2 * W + VZ - 1) / VZ * VZ, NP = Tile::chunk + 2 * k;
+  // 3D, shared x sums (tuning.hpp, gather_shared_x_sums): every halo row's x sums formed once
+  // per plane by the block, not by each of the (R + 2k) / R threads whose rows need it
+  constexpr bool XS = dim == 3 && gather_shared_x_sums(k, sizeof(Number) == 8);
+  // The ring's stages: as many as the static shared memory (48 KB) holds beside the
+  // coefficients where an override (-DVPATCH_GATHER_STAGES) asks for more.
+  constexpr int fixed = (int)sizeof(Number) * (2 * C + (PZ ? NP * ZW + 2 * W : 2 * NZ * W + 1) + (XS ? 2 * SY * Tile::X : 1));
+  constexpr int D_asked = gather_stages(dim, k, sizeof(Number) == 8, residual), D_fit = (48 * 1024 - 64 - fixed) / ((int)sizeof(Number) * SP);
+  constexpr int D = D_asked < D_fit ? D_asked : D_fit;
+  static_assert(D >= 2 && (VPATCH_GATHER_STAGES >= 0 || D == D_asked), "laplace_gather_kernel: the ring's stages in shared memory");
+  __shared__ Number Mc[C], Kc[C];
   __shared__ Number Mz[PZ ? 1 : NZ][W], Kz[PZ ? 1 : NZ][W];
   __shared__ __align__(16) Number Zp[PZ ? NP : 1][PZ ? ZW : 1];
   __shared__ __align__(16) Number ring_[D * SP];
   auto ring = [&](int stage) { return ring_ + stage * SP; };
-  // 3D, shared x sums (tuning.hpp, gather_shared_x_sums): every halo row's x sums formed once
-  // per plane by the block, not by each of the (R + 2k) / R threads whose rows need it
-  constexpr bool XS = dim == 3 && gather_shared_x_sums(k, sizeof(Number) == 8);
   __shared__ Number xsum[XS ? 2 : 1][XS ? SY : 1][XS ? Tile::X : 1];
   const int tid = threadIdx.y * Tile::X + threadIdx.x;
   for (int e = tid; e < C; e += NT) {
@@ -359,6 +369,7 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
     Kc[e] = op.stiffness[e];
   }
   const int t0 = Tile::origin0(), t1 = Tile::col1() - threadIdx.y * R; // tile origin (local array)
+  const int unit = WR ? tid / UT : 0, ut = WR ? tid % UT : tid, u0 = t0 + unit * UT * R; // this thread's ring unit, its x origin
   const int i = box.gs[0] + Tile::col0(), j = box.gs[1] + Tile::col1();
   // This thread's elements of the halo tile: offset within a plane and bytes to copy (0
   // outside the local array: zero-filled).
@@ -366,12 +377,12 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
   unsigned bytes[E];
 #pragma unroll
   for (int e = 0; e < E; ++e) {
-    const int q = tid + e * NT, a = t0 - k + q % SX, b = dim == 3 ? t1 - k + q / SX : 0;
+    const int q = ut + e * UT, a = (WR ? u0 : t0) - k + q % UX, b = dim == 3 ? t1 - k + q / UX : 0;
     const bool inside = a >= 0 && a < box.gm[0] && (dim == 2 || (b >= 0 && b < box.gm[1]));
     off[e] = inside ? (int)column_offset<dim>(box.gm, a, b) : 0;
     bytes[e] = inside ? (unsigned)sizeof(Number) : 0u;
   }
-  const bool last_in_tile = tid + (E - 1) * NT < S; // the element e = E - 1 exists
+  const bool last_in_tile = ut + (E - 1) * UT < S; // the element e = E - 1 exists
   const long stride = plane_stride<dim>(box.gm);
   const int z0 = box.gs[m], z1 = z0 + box.gm[m];
   const int l_begin = z0 + Tile::chunk_index() * Tile::chunk, l_end = min(l_begin + Tile::chunk, z1);
@@ -380,12 +391,12 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
     if (t < np) {
       const int p = p_first + t;
       const bool plane_in = p >= z0 && p < z1;
-      Number *dst = ring(t % D) + tid;
+      Number *dst = ring(t % D) + unit * UP + ut;
       const Number *src = x + (plane_in ? (long)(p - z0) * stride : 0);
 #pragma unroll
       for (int e = 0; e < E; ++e) {
         if (e == E - 1 && !last_in_tile) break;
-        copy_async_or_zero(dst + e * NT, src + off[e], plane_in ? bytes[e] : 0u);
+        copy_async_or_zero(dst + e * UT, src + off[e], plane_in ? bytes[e] : 0u);
       }
     }
     __pipeline_commit();
@@ -411,7 +422,8 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
         Kz[row][c] = zrow[1][c];
       }
     }
-  } // read after the loop's first barrier
+  } // read after the loop's first barrier (WR: after this one)
+  if constexpr (WR) __syncthreads();
   Number Mx[RX][W], Kx[RX][W], My[RY][W], Ky[RY][W];
   bool in[R];
 #pragma unroll
@@ -454,7 +466,8 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
       load_rhs(bq[EB - 1], p_first + t + EB - 1 - k);
     }
     __pipeline_wait_prior(D - 2); // this thread's copies of plane t have landed
-    __syncthreads();              // everyone's; and stage (t - 1) % D is no longer read
+    if constexpr (WR) __syncwarp(); // the unit's; and stage (t - 1) % D is no longer read
+    else __syncthreads();
     issue(t + D - 1);
     Number sm[RR], sk[RR]; // x sums: 3D of the halo rows this thread needs, 2D of its points
     if constexpr (XS) {
@@ -463,7 +476,7 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
       for (int e = 0; e < (SY + Tile::Y - 1) / Tile::Y; ++e) {
         const int row = threadIdx.y + Tile::Y * e;
         if (row < SY) {
-          const Number *w = ring(t % D) + row * SX + threadIdx.x;
+          const Number *w = ring(t % D) + row * UX + threadIdx.x;
           xsum[0][row][threadIdx.x] = dot(Mx[0], w);
           xsum[1][row][threadIdx.x] = dot(Kx[0], w);
         }
@@ -476,7 +489,7 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
       }
     } else if constexpr (ADJ) {
       Number win[NV * VE];
-      const auto *v = reinterpret_cast<const Pack<Number, VE> *>(ring(t % D) + threadIdx.x * R);
+      const auto *v = reinterpret_cast<const Pack<Number, VE> *>(ring(t % D) + (WR ? unit * UP + ut * R : threadIdx.x * R));
 #pragma unroll
       for (int n = 0; n < NV; ++n) {
         const Pack<Number, VE> q = v[n];
@@ -489,12 +502,12 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
         sk[b] = dot(Kx[b], win + b);
       }
     } else {
-      const Number *v = ring(t % D) + threadIdx.y * R * SX + threadIdx.x;
+      const Number *v = ring(t % D) + threadIdx.y * R * UX + threadIdx.x;
 #pragma unroll
       for (int b = 0; b < RR; ++b) {
         const int rx = dim == 3 ? 0 : b;
-        sm[b] = dot(Mx[rx], v + (dim == 3 ? b * SX : b * Tile::X));
-        sk[b] = dot(Kx[rx], v + (dim == 3 ? b * SX : b * Tile::X));
+        sm[b] = dot(Mx[rx], v + (dim == 3 ? b * UX : b * Tile::X));
+        sk[b] = dot(Kx[rx], v + (dim == 3 ? b * UX : b * Tile::X));
       }
     }
     // Coefficients of plane p = p_first + t in the outputs l = p - k + c: row l, column 2k - c.

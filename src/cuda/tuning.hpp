@@ -128,6 +128,9 @@
 #ifndef VPATCH_GATHER_PACKED_Z
 #define VPATCH_GATHER_PACKED_Z -1
 #endif
+#ifndef VPATCH_GATHER_WARP_RINGS
+#define VPATCH_GATHER_WARP_RINGS -1
+#endif
 #ifndef VPATCH_GATHER_THREADS
 #define VPATCH_GATHER_THREADS -1
 #endif
@@ -481,9 +484,12 @@ constexpr bool color_pairs(int row_vertices)
 // in flight per block: stages - 1; 3, 4, 6, 8 measured within 2% on the H200) and the
 // second argument of its __launch_bounds__ (0 = no hint; forcing 6 blocks spills).
 // -DVPATCH_GATHER_STAGES=S and -DVPATCH_GATHER_MIN_BLOCKS=B override them.
-constexpr int gather_stages(int dim, int degree, bool is_double)
+// With warp rings (gather_warp_rings) the 2D MatMult takes 6 at double k = 4 and float k = 5
+// (H100, same call, GDoF/s 4 -> 6 stages: 153.6 -> 162.5, 253.2 -> 259.8; bench/NOTES.md, "Warp rings").
+constexpr int gather_stages(int dim, int degree, bool is_double, bool residual)
 {
-  return tuned(VPATCH_GATHER_STAGES, 4);
+  const bool six = dim == 2 && !residual && (is_double ? degree == 4 : degree == 5);
+  return tuned(VPATCH_GATHER_STAGES, six ? 6 : 4);
 }
 // Points per thread and plane: 3D rows along y (they share the x sums of their halo
 // rows), 2D points along x (adjacent or a block width apart, gather_adjacent; the
@@ -497,10 +503,13 @@ constexpr int gather_stages(int dim, int degree, bool is_double)
 // k = 6 105 / 129 / 137, k = 7 91 / 120 / 123, k = 8 78 / 106 / 109, k = 10 59 / 73 / -
 // (spills); 2D double k = 3 149 / 173 / 139, k = 4 119 / 107 / 118, k = 8 44 / 61 / -, k =
 // 10 38 / 30 (spills) / -; 3D k = 3 float 73 / 97 / 130, double 44 / 59 / -.
+// With warp rings (gather_warp_rings, thirty-sixth session) 2 rows gained at 2D double k = 4
+// (1 before: MatMult +8.7%, residual +11.3%) and the 2D float residual at k = 6, 7 (4 before:
+// +15.3%, +8.6%).
 constexpr int gather_rows_2d(int degree, bool is_double)
 {
-  if (is_double) return degree == 4 || degree >= 10 ? 1 : 2;
-  return degree == 3 || (degree >= 6 && degree <= 8) ? 4 : 2;
+  if (is_double) return degree >= 10 ? 1 : 2;
+  return degree == 3 || degree == 8 ? 4 : 2;
 }
 // The two forms of the kernel (residual: y = b - A x, the cycles' level residuals; apply: y =
 // A x, MatMult) are separate instantiations and may take separate shapes. The float apply
@@ -510,7 +519,8 @@ constexpr int gather_rows_2d(int degree, bool is_double)
 // session had measured 8 rows for both forms: residual 209.6 -> 170.1); 2D apply with
 // 128-plane chunks k = 3..10 +4..+16% (k = 6 164.7 -> 181.9, k = 8 136.4 -> 154.0; k = 1, 2
 // -1..-6%), then 4 rows instead of 2 at k = 5 192.5 -> 201.4 and k = 9 109.6 -> 136.5 (k = 4
-// -2%, k = 10 -46%; 2 rows instead of 4 at k = 3 -7%, k = 6..8 -10%); 3D k = 2, 3 slower with 8
+// -2%, k = 10 -46%; 2 rows instead of 4 at k = 3 -7%, k = 6..8 -10%; with warp rings, thirty-
+// sixth session, k = 9 takes 2 rows again: +4.6% over 4); 3D k = 2, 3 slower with 8
 // or 2 rows or other chunks. The 2D residual form keeps 64-plane chunks: 128 gave its rows
 // +2..+11% in the twenty-fifth session but the 2D float solves -0.2..+2% (k = 3 slower).
 // -DVPATCH_GATHER_ROWS=R / -DVPATCH_GATHER_ROWS_2D=R set both forms' rows; the float apply
@@ -521,7 +531,7 @@ constexpr int gather_rows(int dim, int degree, bool is_double, bool residual)
   const int rows = dim == 3 ? tuned(VPATCH_GATHER_ROWS, is_double ? 2 : 4) : tuned(VPATCH_GATHER_ROWS_2D, gather_rows_2d(degree, is_double));
   if (is_double || residual) return rows;
   const bool set = (dim == 3 ? VPATCH_GATHER_ROWS : VPATCH_GATHER_ROWS_2D) >= 0; // an override of both forms
-  const int apply = set ? rows : dim == 3 ? (degree == 1 ? 8 : rows) : (degree == 5 || degree == 9 ? 4 : rows);
+  const int apply = set ? rows : dim == 3 ? (degree == 1 ? 8 : rows) : (degree >= 5 && degree <= 7 ? 4 : rows);
   return tuned(dim == 3 ? VPATCH_GATHER_ROWS_APPLY_3D_FLOAT : VPATCH_GATHER_ROWS_APPLY_2D_FLOAT, apply);
 }
 // The residual form of the gather kernel (y = b - A x, the cycles' and the full multigrid's
@@ -623,6 +633,21 @@ constexpr int gather_threads(int dim, int degree, bool is_double, bool residual)
                              : is_double ? degree == 9 && residual
                                          : degree == 6 || degree == 7 || (!residual && (degree <= 2 || degree == 5));
   return tuned(VPATCH_GATHER_THREADS, wide ? 256 : 128);
+}
+// 2D adjacent points: each warp copies its own halo tile of the plane (32 R + 2k values) into
+// its own part of the ring and waits only for it (__syncwarp), instead of the block copying
+// one tile and waiting at a __syncthreads per plane (Nsight Compute, 2D float k = 5 MatMult:
+// one block of 8 warps per SM at 212 registers, barrier stalls a third of before, issue slots
+// 58% -> 64% busy; bench/NOTES.md, "Warp rings"). H100, two calls, GDoF/s gained: float MatMult k =
+// 5..7, 9 +5..+7%, residual k = 6, 7 +6..+9%; double MatMult k = 8 +4.5%, residual k = 4, 6,
+// 10 +2.5..+5%; lost at k <= 4 float (-9..-11% MatMult: the warps' halos, 2k values per 32 R,
+// are read and copied once per warp) and k = 10 float MatMult (-13%). Kept where it gained 2%
+// or more in both calls (with the rows of gather_rows_2d). -DVPATCH_GATHER_WARP_RINGS=0/1 overrides.
+constexpr bool gather_warp_rings(int dim, int degree, bool is_double, bool residual)
+{
+  const bool on = is_double ? (residual ? degree == 4 || degree == 6 || degree == 10 : degree == 4 || degree == 8)
+                            : (residual ? degree == 6 || degree == 7 : (degree >= 5 && degree <= 7) || degree == 9);
+  return dim == 2 && gather_adjacent(dim, degree, is_double) && tuned(VPATCH_GATHER_WARP_RINGS, on);
 }
 constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
 {
