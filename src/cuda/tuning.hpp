@@ -485,7 +485,7 @@ constexpr bool color_pairs(int row_vertices)
 // second argument of its __launch_bounds__ (0 = no hint; forcing 6 blocks spills).
 // -DVPATCH_GATHER_STAGES=S and -DVPATCH_GATHER_MIN_BLOCKS=B override them.
 // With warp rings (gather_warp_rings) the 2D MatMult takes 6 at double k = 4 and float k = 5
-// (H100, same call, GDoF/s 4 -> 6 stages: 153.6 -> 162.5, 253.2 -> 259.8; bench/NOTES.md, "Warp rings").
+// (H100, call D, same call, GDoF/s 4 -> 6 stages: 153.6 -> 162.5, 253.2 -> 259.8; bench/NOTES.md, "Warp rings").
 constexpr int gather_stages(int dim, int degree, bool is_double, bool residual)
 {
   const bool six = dim == 2 && !residual && (is_double ? degree == 4 : degree == 5);
@@ -504,8 +504,9 @@ constexpr int gather_stages(int dim, int degree, bool is_double, bool residual)
 // (spills); 2D double k = 3 149 / 173 / 139, k = 4 119 / 107 / 118, k = 8 44 / 61 / -, k =
 // 10 38 / 30 (spills) / -; 3D k = 3 float 73 / 97 / 130, double 44 / 59 / -.
 // With warp rings (gather_warp_rings, thirty-sixth session) 2 rows gained at 2D double k = 4
-// (1 before: MatMult +8.7%, residual +11.3%) and the 2D float residual at k = 6, 7 (4 before:
-// +15.3%, +8.6%).
+// (1 before) and the 2D float residual at k = 6, 7 (4 before): against warp rings with the old
+// rows (H100, call C) MatMult +13.3%, residual +7.4% at double k = 4, residual +6.4%, +2.6% at
+// float k = 6, 7.
 constexpr int gather_rows_2d(int degree, bool is_double)
 {
   if (is_double) return degree >= 10 ? 1 : 2;
@@ -640,9 +641,9 @@ constexpr int gather_threads(int dim, int degree, bool is_double, bool residual)
 // one block of 8 warps per SM at 212 registers, barrier stalls a third of before, issue slots
 // 58% -> 64% busy; bench/NOTES.md, "Warp rings"). H100, two calls, GDoF/s gained: float MatMult k =
 // 5..7, 9 +5..+7%, residual k = 6, 7 +6..+9%; double MatMult k = 8 +4.5%, residual k = 4, 6,
-// 10 +2.5..+5%; lost at k <= 4 float (-9..-11% MatMult: the warps' halos, 2k values per 32 R,
-// are read and copied once per warp) and k = 10 float MatMult (-13%). Kept where it gained 2%
-// or more in both calls (with the rows of gather_rows_2d). -DVPATCH_GATHER_WARP_RINGS=0/1 overrides.
+// 10 +2.5..+5%; lost at float k = 1, 2, 4 (-9..-11% MatMult: the warps' halos, 2k values per
+// 32 R, are read and copied once per warp) and k = 10 float MatMult (-13%). Kept where it
+// gained more than 2% in both calls (with the rows of gather_rows_2d). -DVPATCH_GATHER_WARP_RINGS=0/1 overrides.
 constexpr bool gather_warp_rings(int dim, int degree, bool is_double, bool residual)
 {
   const bool on = is_double ? (residual ? degree == 4 || degree == 6 || degree == 10 : degree == 4 || degree == 8)
