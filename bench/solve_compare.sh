@@ -5,6 +5,7 @@
 set -uo pipefail
 B=${1:-build-cuda}; O=${2:-${OUT:-/tmp}}; R=${3:-3}; K=" ${4:-1 2 3 4 5 6 7} "
 P=$B/examples/poisson
+mkdir -p "$O"
 for cfg in "1 512 9" "2 128 7" "3 128 7" "4 128 7" "5 64 6" "6 64 6" "7 64 6"; do
   set -- $cfg; k=$1; n=$2; L=$3
   [[ "$K" == *" $k "* ]] || continue
