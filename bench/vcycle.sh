@@ -5,6 +5,7 @@
 # double<->float conversions). Usage: bench/vcycle.sh [build dir] [out dir] [degrees, e.g. "1 2"] [dims, e.g. "2"]
 set -uo pipefail
 B=${1:-build-cuda}; O=${2:-${OUT:-/tmp}}; K=" ${3:-1 2 3 4 5 6 7 8} "; D=" ${4:-2 3} "
+mkdir -p "$O"
 P=$B/examples/poisson
 echo "dim k cells dofs precision vcycles seconds_per_vcycle vcycle_GDoF/s"
 for cfg in "2 1 8192" "2 2 4096" "2 3 2048" "2 4 2048" "2 5 1024" "2 6 1024" "2 7 1024" "2 8 1024" \
