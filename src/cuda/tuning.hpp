@@ -643,7 +643,9 @@ constexpr int gather_threads(int dim, int degree, bool is_double, bool residual)
 // 5..7, 9 +5..+7%, residual k = 6, 7 +6..+9%; double MatMult k = 8 +4.5%, residual k = 4, 6,
 // 10 +2.5..+5%; lost at float k = 1, 2, 4 (-9..-11% MatMult: the warps' halos, 2k values per
 // 32 R, are read and copied once per warp) and k = 10 float MatMult (-13%). Kept where it
-// gained more than 2% in both calls (with the rows of gather_rows_2d). -DVPATCH_GATHER_WARP_RINGS=0/1 overrides.
+// gained more than 2% in both calls (with the rows of gather_rows_2d; at double k = 4, with 2
+// rows, over 2 rows alone: MatMult +3.1..+3.2%, residual +0.3..+0.4%, calls C, D).
+// -DVPATCH_GATHER_WARP_RINGS=0/1 overrides.
 constexpr bool gather_warp_rings(int dim, int degree, bool is_double, bool residual)
 {
   const bool on = is_double ? (residual ? degree == 4 || degree == 6 || degree == 10 : degree == 4 || degree == 8)
