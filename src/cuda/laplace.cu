@@ -351,18 +351,22 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
   // 3D, shared x sums (tuning.hpp, gather_shared_x_sums): every halo row's x sums formed once
   // per plane by the block, not by each of the (R + 2k) / R threads whose rows need it
   constexpr bool XS = dim == 3 && gather_shared_x_sums(k, sizeof(Number) == 8);
-  // The ring's stages: as many as the static shared memory (48 KB) holds beside the
-  // coefficients where an override (-DVPATCH_GATHER_STAGES) asks for more.
-  constexpr int fixed = (int)sizeof(Number) * (2 * C + (PZ ? NP * ZW + 2 * W : 2 * NZ * W + 1) + (XS ? 2 * SY * Tile::X : 1));
+  using Cell = Number[C];
+  using ZRows = Number[PZ ? 1 : NZ][W];
+  using ZPacked = Number[PZ ? NP : 1][PZ ? ZW : 1];
+  using XSums = Number[XS ? 2 : 1][XS ? SY : 1][XS ? Tile::X : 1];
+  // The ring's stages: as many as the static shared memory (48 KB) holds beside the other
+  // arrays where an override (-DVPATCH_GATHER_STAGES) asks for more.
+  constexpr int fixed = (int)(2 * sizeof(Cell) + 2 * sizeof(ZRows) + sizeof(ZPacked) + sizeof(XSums));
   constexpr int D_asked = gather_stages(dim, k, sizeof(Number) == 8, residual), D_fit = (48 * 1024 - 64 - fixed) / ((int)sizeof(Number) * SP);
   constexpr int D = D_asked < D_fit ? D_asked : D_fit;
   static_assert(D >= 2 && (VPATCH_GATHER_STAGES >= 0 || D == D_asked), "laplace_gather_kernel: the ring's stages in shared memory");
-  __shared__ Number Mc[C], Kc[C];
-  __shared__ Number Mz[PZ ? 1 : NZ][W], Kz[PZ ? 1 : NZ][W];
-  __shared__ __align__(16) Number Zp[PZ ? NP : 1][PZ ? ZW : 1];
+  __shared__ Cell Mc, Kc;
+  __shared__ ZRows Mz, Kz;
+  __shared__ __align__(16) ZPacked Zp;
   __shared__ __align__(16) Number ring_[D * SP];
   auto ring = [&](int stage) { return ring_ + stage * SP; };
-  __shared__ Number xsum[XS ? 2 : 1][XS ? SY : 1][XS ? Tile::X : 1];
+  __shared__ XSums xsum;
   const int tid = threadIdx.y * Tile::X + threadIdx.x;
   for (int e = tid; e < C; e += NT) {
     Mc[e] = op.mass[e];
