@@ -107,6 +107,21 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double, bool residual)
 {
   const int b = k + 1, bz = dim == 3 ? b : 1;
   KernelCost c;
+  if (cell_columns_operator(dim, k, is_double, residual)) {
+    // laplace_cell_columns.cuh, per plane and thread (k points, a cell column): the vertex's
+    // x sums from 4 dot products of k + 1 terms and 2 ownership products, every other
+    // point's from 2; k + 1 outputs take 2 multiply-adds per point, and a vertex plane (one
+    // in k) closes the cell below with as many again; its window, 2k + 1 values, read, and
+    // its warp's halo tile, 33 k + 1 values for 32 k points, written. A block reads
+    // (chunk + 1) k + 1 planes for its chunk of k chunk rows.
+    const double dot = 2 * (k + 1) - 1, chunk = cell_columns_chunk(k);
+    const double planes = ((chunk + 1) * k + 1) / (chunk * k);
+    const double per_plane = (4 * dot + 6 + (k - 1) * 2 * dot) / k + 4 * (k + 1) * (1 + 1.0 / k); // flops per point
+    c.flops = planes * per_plane * k * k;
+    c.reads = planes * (2 * k + 1.0) / k * k * k;
+    c.writes = planes * (33 * k + 1.0) / (32 * k) * k * k;
+    return c;
+  }
   if (gather_operator(dim, k, is_double)) {
     // laplace_gather_kernel (laplace.cu), per output point: a thread (R points; 3D: R rows,
     // tile of 32 x (T / 32) R columns; 2D: R points T apart or adjacent, tile of T R; T threads) reduces each of the

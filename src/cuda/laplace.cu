@@ -9,6 +9,8 @@
 #include "cell_layout.hpp"
 #include "common.cuh"
 #include "march.cuh"
+#include "laplace_cell_columns.cuh"
+#include "reference_cell.cuh"
 #include "reference_tables.hpp"
 #include <cmath>
 #include <stdexcept>
@@ -42,24 +44,6 @@ struct CellPlan {
   using MapX = TensorMap<1, layout.xy, layout.xz, 0>;
   using MapB = TensorMap<1, layout.by, layout.bz, 0>;
 };
-
-// The h = 1 cell mass and stiffness matrices (reference_tables.hpp) in Number, compiled in.
-template <int k, typename Number>
-struct ReferenceCell {
-  Number M[(k + 1) * (k + 1)], K[(k + 1) * (k + 1)];
-};
-template <int k, typename Number>
-constexpr ReferenceCell<k, Number> make_reference_cell()
-{
-  ReferenceCell<k, Number> t{};
-  for (int i = 0; i < (k + 1) * (k + 1); ++i) {
-    t.M[i] = Number(reference::OperatorTables<k>::mass[i]);
-    t.K[i] = Number(reference::OperatorTables<k>::stiffness[i]);
-  }
-  return t;
-}
-template <int k, typename Number>
-__device__ constexpr ReferenceCell<k, Number> reference_cell = make_reference_cell<k, Number>();
 
 // The compiled-in cell matrices in even-odd form (deal.II's evaluate_evenodd): M and K are
 // centro-symmetric, A[n-1-i][n-1-j] = A[i][j] bit for bit (core/element1d.hpp), so with
@@ -566,10 +550,17 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
 }
 
 // y = A x (b null) or y = b - A x, in Out: Number, or float from double where the
-// operator is the gather kernel (laplace_residual_converts).
+// operator is the gather or the cell-column kernel (laplace_residual_converts).
 template <int dim, int k, typename Number, typename Out = Number>
 void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Out *y, cudaStream_t stream)
 {
+  // 2D: the form's kernel by cell columns where it is faster (tuning.hpp)
+  auto by_columns = [&](auto residual) {
+    constexpr bool r = decltype(residual)::value;
+    if constexpr (cell_columns_operator(dim, k, sizeof(Number) == 8, r)) launch_laplace_cell_columns<k, Number, r, Out>(box, b, x, y, stream);
+    return cell_columns_operator(dim, k, sizeof(Number) == 8, r);
+  };
+  if (b ? by_columns(std::true_type{}) : by_columns(std::false_type{})) return;
   if constexpr (gather_operator(dim, k, sizeof(Number) == 8)) {
     auto launch = [&](auto residual) {
       using Tile = GatherTile<dim, k, Number, decltype(residual)::value>;
@@ -643,7 +634,10 @@ void laplace_residual(const Box &box, OperatorView<Number> op, const Number *b, 
   });
 }
 
-bool laplace_residual_converts(int dim, int degree) { return gather_operator(dim, degree, true); }
+bool laplace_residual_converts(int dim, int degree)
+{
+  return gather_operator(dim, degree, true) || cell_columns_operator(dim, degree, true, true);
+}
 
 template <typename Number>
 void laplace_diagonal(const Box &box, OperatorView<Number> op, Number *d, void *stream)

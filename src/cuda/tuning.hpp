@@ -149,6 +149,21 @@
 #ifndef VPATCH_EVENODD_OPERATOR
 #define VPATCH_EVENODD_OPERATOR -1
 #endif
+#ifndef VPATCH_CELL_COLUMNS
+#define VPATCH_CELL_COLUMNS -1
+#endif
+#ifndef VPATCH_CELL_COLUMNS_CHUNK
+#define VPATCH_CELL_COLUMNS_CHUNK -1
+#endif
+#ifndef VPATCH_CELL_COLUMNS_THREADS
+#define VPATCH_CELL_COLUMNS_THREADS -1
+#endif
+#ifndef VPATCH_CELL_COLUMNS_STAGED
+#define VPATCH_CELL_COLUMNS_STAGED -1
+#endif
+#ifndef VPATCH_CELL_COLUMNS_MIN_BLOCKS
+#define VPATCH_CELL_COLUMNS_MIN_BLOCKS -1
+#endif
 
 namespace vpatch {
 namespace cuda {
@@ -457,6 +472,38 @@ constexpr bool chained_fma(bool smoother, int dim, int degree, bool is_double)
 constexpr bool gather_operator(int dim, int degree, bool is_double)
 {
   return degree <= (dim == 3 ? tuned(VPATCH_GATHER_KMAX_3D, 3) : tuned(VPATCH_GATHER_KMAX_2D, 10));
+}
+
+// The 2D operator by cell columns (laplace_cell_columns.cuh) instead of the gather: a thread
+// per cell column, the k points of a cell along x, marching along y cell by cell with the
+// compiled-in h = 1 cell matrices (k = 4..10, reference_tables.hpp OperatorTables), so the
+// multiply-adds skip the zeros of the rows of points inside a cell: 4 (k + 1)^2 / k per point
+// against the gather's 4 (2k + 1), and no coefficient registers or loads. H100, same call,
+// GDoF/s gather -> cell columns (bench/NOTES.md, "The 2D operator by cell columns"): float
+// MatMult k = 4..10 261 / 261 / 236 / 208 / 184 / 156 / 143 -> 306 / 298 / 294 / 271 / 240 / 223 /
+// 195, float residual k = 4..10 181 / 167 / 153 / 141 / 129 / 118 / 103 -> 189 / 184 / 191 / 180 /
+// 159 / 159 / 123; double residual k = 4..9 95 / 80 / 79 / 76 / 74 / 52 -> 111 / 114 / 99 / 96 /
+// 81 / 60 (k = 10 52 -> 25; k = 9 52 -> 44 in a second call), double MatMult k = 5, 6 140 / 121
+// -> 160 / 160 (k = 4 -4%, k = 7..10 -26..-56%: 200-255 registers, spills from k = 9).
+// -DVPATCH_CELL_COLUMNS=0/1 overrides.
+constexpr bool cell_columns_operator(int dim, int degree, bool is_double, bool residual)
+{
+  const bool faster = !is_double || (residual ? degree <= 8 : degree == 5 || degree == 6);
+  return dim == 2 && degree >= 4 && degree <= 10 && tuned(VPATCH_CELL_COLUMNS, faster) != 0;
+}
+// Cells along y per block of the cell-column operator (4 and 16: float MatMult k = 6 -5%, -24%),
+// and threads (cell columns) per block (256: float MatMult k = 4 -3%, k = 6 -6%, k = 7..10 -25..-62%).
+constexpr int cell_columns_chunk(int degree) { return tuned(VPATCH_CELL_COLUMNS_CHUNK, 8); }
+constexpr int cell_columns_threads(int degree) { return tuned(VPATCH_CELL_COLUMNS_THREADS, 128); }
+// The second argument of its __launch_bounds__ (0: none). -DVPATCH_CELL_COLUMNS_MIN_BLOCKS=B overrides.
+constexpr int cell_columns_min_blocks(int degree) { return tuned(VPATCH_CELL_COLUMNS_MIN_BLOCKS, 0); }
+// Its output rows staged in shared memory and stored as 32 consecutive points per warp
+// instruction, instead of from the registers with the lanes k points apart: float MatMult k =
+// 4..10 +16 / +14 / +21 / +27 / +80 / +94 / +136%, residual k = 6..10 +22 / -1 / +6 / +3 / +9%,
+// k = 4, 5 -7%, -7% (those unstaged); double within 1%. -DVPATCH_CELL_COLUMNS_STAGED=0/1 overrides.
+constexpr bool cell_columns_staged_stores(int degree, bool is_double, bool residual)
+{
+  return tuned(VPATCH_CELL_COLUMNS_STAGED, !(residual && !is_double && degree <= 5)) != 0;
 }
 
 // k = 1 smoothing sweeps: two consecutive colors that differ in the x parity in one launch
