@@ -56,7 +56,7 @@ struct CellColumns {
 };
 
 template <int k, typename Number, bool residual, typename Out>
-__global__ void __launch_bounds__(CellColumns<k, Number>::threads, cell_columns_min_blocks(k))
+__global__ void __launch_bounds__(CellColumns<k, Number>::threads, cell_columns_min_blocks(k, sizeof(Number) == 8, residual))
   laplace_cell_columns_kernel(const Box box, const Number *__restrict__ x, const Number *__restrict__ rhs, Out *__restrict__ y)
 {
   using P = CellColumns<k, Number>;

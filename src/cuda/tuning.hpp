@@ -495,8 +495,13 @@ constexpr bool cell_columns_operator(int dim, int degree, bool is_double, bool r
 // and threads (cell columns) per block (256: float MatMult k = 4 -3%, k = 6 -6%, k = 7..10 -25..-62%).
 constexpr int cell_columns_chunk(int degree) { return tuned(VPATCH_CELL_COLUMNS_CHUNK, 8); }
 constexpr int cell_columns_threads(int degree) { return tuned(VPATCH_CELL_COLUMNS_THREADS, 128); }
-// The second argument of its __launch_bounds__ (0: none). -DVPATCH_CELL_COLUMNS_MIN_BLOCKS=B overrides.
-constexpr int cell_columns_min_blocks(int degree) { return tuned(VPATCH_CELL_COLUMNS_MIN_BLOCKS, 0); }
+// The second argument of its __launch_bounds__ (0: none): 4 for the float residual at k = 4, 5
+// (H100, same call, GDoF/s 189.0 -> 203.7, 184.4 -> 210.2; elsewhere within 1% or slower, spills
+// from float k = 9 and double k = 6). -DVPATCH_CELL_COLUMNS_MIN_BLOCKS=B overrides.
+constexpr int cell_columns_min_blocks(int degree, bool is_double, bool residual)
+{
+  return tuned(VPATCH_CELL_COLUMNS_MIN_BLOCKS, residual && !is_double && degree <= 5 ? 4 : 0);
+}
 // Its output rows staged in shared memory and stored as 32 consecutive points per warp
 // instruction, instead of from the registers with the lanes k points apart: float MatMult k =
 // 4..10 +16 / +14 / +21 / +27 / +80 / +94 / +136%, residual k = 6..10 +22 / -1 / +6 / +3 / +9%,
