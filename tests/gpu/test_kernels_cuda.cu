@@ -502,7 +502,8 @@ static void test_all(int dim, int k, bool quick, Tally &tally)
       test_level<d, kk, Number>(sub_box(d, kk, 100, c0, c1), ctx);
       test_level<d, kk, Number>(sub_box(d, kk, 100, r0, r1), ctx); // whole x rows of 99 patch vertices: color pairs of 2 warps
     }
-    // The gather operator (tuning.hpp gather_operator) on meshes of several tiles and plane
+    // The gather operator (tuning.hpp gather_operator; in 2D for k >= 4 the cell-column kernel where
+    // cell_columns_operator picks it: blocks of 128 columns, chunks of 8 cells) on meshes of several tiles and plane
     // chunks per direction (march.cuh; gather_rows, gather_chunk, gather_threads, both forms:
     // 2D tiles of up to 256 x 4 points and chunks of up to 128 planes, 3D tiles of 32 x 16
     // (float) or 32 x 8 and 32 x 16 (double) points and chunks of up to 64; 3D k = 1 has its
