@@ -107,18 +107,48 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double, bool residual)
 {
   const int b = k + 1, bz = dim == 3 ? b : 1;
   KernelCost c;
+  if (dim == 3 && cell_columns_operator(dim, k, is_double, residual)) {
+    // laplace_cell_columns_3d.cuh, per plane and thread (k^2 points, a cell column along z):
+    // x sums of the cell's k + 1 rows and y sums of its k + 1 columns in even-odd form (a
+    // line's h sums and differences, per matrix applied `line` flops: n = k + 1, h = n / 2,
+    // mid = n % 2; 2 matrices per row, 3 per column), the halo faces of a block's TX + 1 + TY
+    // outer cells per TX TY threads (two 1D rows of n^2 terms, three even-odd lines), 2 (2k + 1)
+    // face sums added, and 2 multiply-adds into k + 1 outputs per point (one vertex plane in k
+    // closes the cell below with as many again). Shared memory: the cell's n^2 values read, the
+    // 2 (2k + 1) faces written and read, the block's tile (TX k + k + 1)(TY k + k + 1) values
+    // written once per block, the outputs staged (k^2 written and read). A block reads
+    // (chunk + 1) k + 1 planes for its chunk of k chunk planes.
+    const int h = b / 2, mid = b % 2;
+    const double line = 2 * ((h + mid) * h + h * h + mid * (h + mid)) + b - mid, tx = 16, ty = 8;
+    const double halo = (tx + 1 + ty) / (tx * ty) * (4.0 * b * b + 4 * h + 3 * line);
+    const double per_plane = b * (2 * h + 2 * line) + b * (4 * h + 3 * line) + halo + 4 * k + 2 + 4.0 * k * k * (k + 1) * (1 + 1.0 / k);
+    const double chunk = cell_columns_chunk_3d(k, is_double), planes = ((chunk + 1) * k + 1) / (chunk * k);
+    const double tile = (tx * k + k + 1) * (ty * k + k + 1) / (tx * ty);
+    c.flops = planes * per_plane / (k * k) * k * k * k;
+    c.reads = planes * (b * b + 2 * (2 * k + 1.0) + k * k) / (k * k) * k * k * k;
+    c.writes = planes * (tile + 2 * (2 * k + 1.0) + k * k) / (k * k) * k * k * k;
+    return c;
+  }
   if (cell_columns_operator(dim, k, is_double, residual)) {
     // laplace_cell_columns.cuh, per plane and thread (k points, a cell column): the vertex's
     // x sums from 4 dot products of k + 1 terms and 2 ownership products, every other
-    // point's from 2; k + 1 outputs take 2 multiply-adds per point, and a vertex plane (one
-    // in k) closes the cell below with as many again; its window, 2k + 1 values, read, and
-    // its warp's halo tile, 33 k + 1 values for 32 k points, written. A block reads
+    // point's from 2; in even-odd form (cell_columns_evenodd) rows 0..k of the own cell from
+    // h sums and differences of its values and, per matrix, (h + mid) h + h^2 + mid (h + mid)
+    // multiply-adds and an add per output row (n = k + 1, h = n / 2, mid = n % 2), the left
+    // cell's row k shuffled in (lane 0, one in 32, forms its 2 dot products); k + 1 outputs
+    // take 2 multiply-adds per point, and a vertex plane (one in k) closes the cell below
+    // with as many again; its window, 2k + 1 values (even-odd: k + 1, lane 0 k more), read,
+    // and its warp's halo tile, 33 k + 1 values for 32 k points, written. A block reads
     // (chunk + 1) k + 1 planes for its chunk of k chunk rows.
     const double dot = 2 * (k + 1) - 1, chunk = cell_columns_chunk(k);
     const double planes = ((chunk + 1) * k + 1) / (chunk * k);
-    const double per_plane = (4 * dot + 6 + (k - 1) * 2 * dot) / k + 4 * (k + 1) * (1 + 1.0 / k); // flops per point
+    const bool eo = cell_columns_evenodd(k, is_double, residual);
+    const int h = b / 2, mid = b % 2;
+    const double x_sums = eo ? 2 * h + 2 * (2 * ((h + mid) * h + h * h + mid * (h + mid)) + b - mid) + 6 + 2 * dot / 32
+                             : 4 * dot + 6 + (k - 1) * 2 * dot;
+    const double per_plane = x_sums / k + 4 * (k + 1) * (1 + 1.0 / k); // flops per point
     c.flops = planes * per_plane * k * k;
-    c.reads = planes * (2 * k + 1.0) / k * k * k;
+    c.reads = planes * (eo ? k + 1 + k / 32.0 : 2 * k + 1.0) / k * k * k;
     c.writes = planes * (33 * k + 1.0) / (32 * k) * k * k;
     return c;
   }

@@ -8,7 +8,9 @@
 // time. Per plane a thread forms the x sums pm = M x, pk = K x of its k points from the
 // 2k + 1 values of its window (cells c - 1 and c with the vertex after them): the vertex
 // from row k of cell c - 1 and row 0 of cell c, the other points from their rows of cell c
-// alone. Along y the plane's sums enter the k + 1 outputs of the cell g it belongs to
+// alone (in even-odd form, tuning.hpp cell_columns_evenodd: rows 0..k of cell c from its
+// k + 1 values, about half the multiply-adds, row k passed to the next lane, lane 0 forming
+// the row of cell c - 1 itself). Along y the plane's sums enter the k + 1 outputs of the cell g it belongs to
 // (acc[r][q], q = 0..k: rows g k + q) with column s of the cell matrices, s = the plane's
 // index in the cell; a vertex plane also closes the cell below it, whose rows g k .. g k +
 // k - 1 are then complete (the last one, shared with the cell above, carries over). Because
@@ -26,6 +28,7 @@
 #pragma once
 #include "../core/layout.hpp"
 #include "common.cuh"
+#include "cell_march.cuh"
 #include "reference_cell.cuh"
 #include "tuning.hpp"
 #include <cuda_pipeline.h>
@@ -65,6 +68,7 @@ __global__ void __launch_bounds__(CellColumns<k, Number>::threads, cell_columns_
   // a warp's output row (32 k values; one slot of padding per 32 so that neither the
   // lanes' k-strided writes nor the consecutive reads share banks)
   constexpr bool ST = cell_columns_staged_stores(k, sizeof(Number) == 8, residual);
+  constexpr bool EO = cell_columns_evenodd(k, sizeof(Number) == 8, residual); // x sums in even-odd form
   __shared__ Number stage[ST ? P::warps : 1][ST ? 33 * k : 1];
   auto padded = [](int i) { return i + i / 32; };
   const Number *M = reference_cell<k, Number>.M, *K = reference_cell<k, Number>.K;
@@ -107,43 +111,59 @@ __global__ void __launch_bounds__(CellColumns<k, Number>::threads, cell_columns_
     __pipeline_wait_prior(D - 2); // this lane's copies of plane t have landed
     __syncwarp();                 // the warp's; and stage (t - 1) % D is no longer read
     issue(t + D - 1);
-    const Number *w = ring[t % D][warp] + lane * CS;
-    Number v[2 * k + 1]; // cell cx - 1: v[0..k], cell cx: v[k..2k]
+    const Number *w = ring[t % D][warp] + lane * CS; // cell cx - 1 at w[0..k], cell cx at w[CS..CS + k]
+    // row k of cell cx - 1 (the vertex's left part), row r of cell cx
+    auto left_row = [&](const Number *A) {
+      Number s = A[k * n1] * w[0];
 #pragma unroll
-    for (int j = 0; j < k; ++j) {
-      v[j] = w[j];
-      v[k + j] = w[CS + j];
-    }
-    v[2 * k] = w[2 * CS];
-    Number lm = M[k * n1] * v[0], lk = K[k * n1] * v[0], rm = M[0] * v[k], rk = K[0] * v[k];
+      for (int j = 1; j < k; ++j) s = fma(A[k * n1 + j], w[j], s);
+      return fma(A[k * n1 + k], w[CS], s);
+    };
+    Number u[n1]; // cell cx
 #pragma unroll
-    for (int j = 1; j <= k; ++j) {
-      lm = fma(M[k * n1 + j], v[j], lm);
-      lk = fma(K[k * n1 + j], v[j], lk);
-      rm = fma(M[j], v[k + j], rm);
-      rk = fma(K[j], v[k + j], rk);
-    }
-    pm[0] = fma(fl, lm, fc * rm);
-    pk[0] = fma(fl, lk, fc * rk);
+    for (int j = 0; j < k; ++j) u[j] = w[CS + j];
+    u[k] = w[2 * CS];
+    if constexpr (EO) {
+      const EvenOddLine<k, Number> line(u);
+      EvenOddSum<k, Number> sm, sk;
+      sm.add(evenodd_cell<k, Number>.M, line);
+      sk.add(evenodd_cell<k, Number>.K, line);
+      Number lm = __shfl_up_sync(0xffffffffu, sm[k], 1), lk = __shfl_up_sync(0xffffffffu, sk[k], 1);
+      if (lane == 0) { // cell cw - 1 is no lane's
+        lm = left_row(M);
+        lk = left_row(K);
+      }
+      pm[0] = fma(fl, lm, fc * sm[0]);
+      pk[0] = fma(fl, lk, fc * sk[0]);
 #pragma unroll
-    for (int r = 1; r < k; ++r) {
-      Number sm = M[r * n1] * v[k], sk = K[r * n1] * v[k];
+      for (int r = 1; r < k; ++r) {
+        pm[r] = sm[r]; // cell cx unowned: zeroed at the store
+        pk[r] = sk[r];
+      }
+    } else {
+      Number rm = M[0] * u[0], rk = K[0] * u[0];
 #pragma unroll
       for (int j = 1; j <= k; ++j) {
-        sm = fma(M[r * n1 + j], v[k + j], sm);
-        sk = fma(K[r * n1 + j], v[k + j], sk);
+        rm = fma(M[j], u[j], rm);
+        rk = fma(K[j], u[j], rk);
       }
-      pm[r] = sm; // cell cx unowned: zeroed at the store
-      pk[r] = sk;
+      pm[0] = fma(fl, left_row(M), fc * rm);
+      pk[0] = fma(fl, left_row(K), fc * rk);
+#pragma unroll
+      for (int r = 1; r < k; ++r) {
+        Number sm = M[r * n1] * u[0], sk = K[r * n1] * u[0];
+#pragma unroll
+        for (int j = 1; j <= k; ++j) {
+          sm = fma(M[r * n1 + j], u[j], sm);
+          sk = fma(K[r * n1 + j], u[j], sk);
+        }
+        pm[r] = sm; // cell cx unowned: zeroed at the store
+        pk[r] = sk;
+      }
     }
   };
-  // acc[r][q]: output (c k + r, g k + q) of the cell g being walked; rows g k .. g k + k - 1
-  // are stored when the vertex plane (g + 1) k has entered them.
+  // acc[r][q]: output (c k + r, g k + q) of the cell g being walked (cell_march.cuh)
   Number acc[k][n1];
-#pragma unroll
-  for (int r = 0; r < k; ++r)
-#pragma unroll
-    for (int q = 0; q < n1; ++q) acc[r][q] = Number(0);
   // Rows g k .. g k + k - 1 of this thread's points, zero inside an unowned column. Staged
   // (tuning.hpp, cell_columns_staged_stores): row by row through the warp's part of `stage`,
   // so that each store (and load of b) covers 32 consecutive points; else straight from
@@ -182,38 +202,7 @@ __global__ void __launch_bounds__(CellColumns<k, Number>::threads, cell_columns_
       }
     }
   };
-  for (int g = cy0 - 1; g <= cy1; ++g) {
-    const bool own = g >= box.cs[1] && g < box.ce[1], own_below = g - 1 >= box.cs[1] && g - 1 < box.ce[1];
-#pragma unroll
-    for (int s = 0; s < k; ++s) {
-      Number pm[k], pk[k];
-      plane_sums((g - cy0 + 1) * k + s, pm, pk);
-      if (s == 0) {
-        if (g >= cy0) { // the vertex plane g k closes cell g - 1 (column k of its matrices)
-          if (own_below) {
-#pragma unroll
-            for (int r = 0; r < k; ++r)
-#pragma unroll
-              for (int q = 0; q < n1; ++q) acc[r][q] = fma(M[q * n1 + k], pk[r], fma(K[q * n1 + k], pm[r], acc[r][q]));
-          }
-          if (g > cy0) store_rows(g - 1); // (cell cy0 - 1: only its carry, row cy0 k)
-        }
-        if (g == cy1) break;
-#pragma unroll
-        for (int r = 0; r < k; ++r) { // cell g starts: row g k carries cell g - 1's part
-          const Number carry = acc[r][k];
-#pragma unroll
-          for (int q = 0; q < n1; ++q) acc[r][q] = own ? fma(M[q * n1], pk[r], K[q * n1] * pm[r]) : Number(0);
-          acc[r][0] += carry;
-        }
-      } else if (own) {
-#pragma unroll
-        for (int r = 0; r < k; ++r)
-#pragma unroll
-          for (int q = 0; q < n1; ++q) acc[r][q] = fma(M[q * n1 + s], pk[r], fma(K[q * n1 + s], pm[r], acc[r][q]));
-      }
-    }
-  }
+  march_cells<k>(cy0, cy1, box.cs[1], box.ce[1], acc, [&](int t, Number(&v1)[k], Number(&v2)[k]) { plane_sums(t, v2, v1); }, store_rows);
 }
 
 // y = A x or (residual) y = b - A x by cell columns.

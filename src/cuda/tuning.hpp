@@ -152,6 +152,15 @@
 #ifndef VPATCH_CELL_COLUMNS
 #define VPATCH_CELL_COLUMNS -1
 #endif
+#ifndef VPATCH_CELL_COLUMNS_3D
+#define VPATCH_CELL_COLUMNS_3D -1
+#endif
+#ifndef VPATCH_CELL_COLUMNS_STAGES_3D
+#define VPATCH_CELL_COLUMNS_STAGES_3D -1
+#endif
+#ifndef VPATCH_CELL_COLUMNS_CHUNK_3D
+#define VPATCH_CELL_COLUMNS_CHUNK_3D -1
+#endif
 #ifndef VPATCH_CELL_COLUMNS_CHUNK
 #define VPATCH_CELL_COLUMNS_CHUNK -1
 #endif
@@ -160,6 +169,9 @@
 #endif
 #ifndef VPATCH_CELL_COLUMNS_STAGED
 #define VPATCH_CELL_COLUMNS_STAGED -1
+#endif
+#ifndef VPATCH_CELL_COLUMNS_EVENODD
+#define VPATCH_CELL_COLUMNS_EVENODD -1
 #endif
 #ifndef VPATCH_CELL_COLUMNS_MIN_BLOCKS
 #define VPATCH_CELL_COLUMNS_MIN_BLOCKS -1
@@ -486,11 +498,30 @@ constexpr bool gather_operator(int dim, int degree, bool is_double)
 // 81 / 60 (k = 10 52 -> 25; k = 9 52 -> 44 in a second call), double MatMult k = 5, 6 140 / 121
 // -> 160 / 160 (k = 4 -4%, k = 7..10 -26..-56%: 200-255 registers, spills from k = 9).
 // -DVPATCH_CELL_COLUMNS=0/1 overrides.
+// 3D (laplace_cell_columns_3d.cuh): a thread per cell column along z, the k x k points of a
+// cell in x, y, where an H100 measured it faster (same call, GDoF/s, before -> cell columns,
+// bench/NOTES.md "The 3D operator by cell columns"): float k = 4 MatMult 85.8 -> 121.4
+// (the cell kernel with atomics before), residual 76.4 -> 100.3, double k = 3 MatMult 84.2 ->
+// 97.6 (the gather before); not at k = 2 (float MatMult 232.1 -> 146.9), float k = 3 (160.1 ->
+// 131.1) and the k = 3 residuals (72.9 -> 39.8 double), where the gather keeps its rate with
+// fewer registers (cell columns: k^2 (k + 1) accumulators, 168-247 registers; double k = 4
+// spills). -DVPATCH_CELL_COLUMNS_3D=0/1 overrides (1: k = 2..4 float, 2, 3 double).
 constexpr bool cell_columns_operator(int dim, int degree, bool is_double, bool residual)
 {
+  if (dim == 3) {
+    const bool faster = is_double ? degree == 3 && !residual : degree == 4;
+    return degree >= 2 && degree <= (is_double ? 3 : 4) && tuned(VPATCH_CELL_COLUMNS_3D, faster) != 0;
+  }
   const bool faster = !is_double || (residual ? degree <= 8 : degree == 5 || degree == 6);
   return dim == 2 && degree >= 4 && degree <= 10 && tuned(VPATCH_CELL_COLUMNS, faster) != 0;
 }
+// Cells along z per block of the 3D cell-column operator (each block also walks the cell
+// below its chunk for the carry into its first plane). -DVPATCH_CELL_COLUMNS_CHUNK_3D=C overrides.
+constexpr int cell_columns_chunk_3d(int degree, bool is_double) { return tuned(VPATCH_CELL_COLUMNS_CHUNK_3D, 16); }
+// Its ring of planes in flight (cp.async stages): 4 in float, 3 in double, whose tiles take
+// twice the bytes (two blocks of 128 threads per SM at float k = 4 and double k = 3, as their
+// registers allow). -DVPATCH_CELL_COLUMNS_STAGES_3D=D overrides.
+constexpr int cell_columns_stages_3d(int degree, bool is_double) { return tuned(VPATCH_CELL_COLUMNS_STAGES_3D, is_double ? 3 : 4); }
 // Cells along y per block of the cell-column operator (4 and 16: float MatMult k = 6 -5%, -24%),
 // and threads (cell columns) per block (256: float MatMult k = 4 -3%, k = 6 -6%, k = 7..10 -25..-62%).
 constexpr int cell_columns_chunk(int degree) { return tuned(VPATCH_CELL_COLUMNS_CHUNK, 8); }
@@ -509,6 +540,20 @@ constexpr int cell_columns_min_blocks(int degree, bool is_double, bool residual)
 constexpr bool cell_columns_staged_stores(int degree, bool is_double, bool residual)
 {
   return tuned(VPATCH_CELL_COLUMNS_STAGED, !(residual && !is_double && degree <= 5)) != 0;
+}
+
+// Its x sums in even-odd form: a thread forms rows 0..k of its own cell from the cell's k + 1
+// values (reference_cell.cuh, (h + n % 2)^2 + h^2 multiply-adds per matrix, n = k + 1, h = n / 2,
+// against k (k + 1) + (k + 1) for rows 0..k-1 and the left cell's row k) and takes the
+// vertex's left part, row k of the cell before, from the lane before (a shuffle; lane 0
+// computes it itself). H100, same call, GDoF/s plain -> even-odd (bench/NOTES.md, "The 3D
+// operator by cell columns"): float MatMult k = 8..10 239.0 / 224.2 / 193.4 -> 247.0 / 230.3 /
+// 218.6, residual 159.4 / 158.7 / 123.8 -> 161.9 / 166.1 / 131.2, double residual k = 8 89.6 ->
+// 92.2; k = 4..7 within -1..+1% in float, double residual k = 5, 6 -6%, -4%.
+// -DVPATCH_CELL_COLUMNS_EVENODD=0/1 overrides.
+constexpr bool cell_columns_evenodd(int degree, bool is_double, bool residual)
+{
+  return tuned(VPATCH_CELL_COLUMNS_EVENODD, degree >= 8) != 0;
 }
 
 // k = 1 smoothing sweeps: two consecutive colors that differ in the x parity in one launch

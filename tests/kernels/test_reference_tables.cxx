@@ -26,7 +26,7 @@ namespace {
 
 constexpr int kmin = 2, kmax = 8; // the degrees with launch-constant matrices (tuning.hpp, launch_matrices)
 constexpr int tmin = 2, tmax = 10; // the 3D degrees of the cell transfer kernels (k >= 2)
-constexpr int omin = 4, omax = 10; // the 3D degrees of the cell operator kernel with compiled-in matrices (k >= 4)
+constexpr int omin = 2, omax = 10; // the degrees of the kernels with compiled-in cell matrices (3D cell operator k >= 4, cell columns 2D k >= 4, 3D k >= 2)
 
 int failures = 0;
 
