@@ -527,11 +527,13 @@ constexpr int cell_columns_stages_3d(int degree, bool is_double) { return tuned(
 constexpr int cell_columns_chunk(int degree) { return tuned(VPATCH_CELL_COLUMNS_CHUNK, 8); }
 constexpr int cell_columns_threads(int degree) { return tuned(VPATCH_CELL_COLUMNS_THREADS, 128); }
 // The second argument of its __launch_bounds__ (0: none): 4 for the float residual at k = 4, 5
-// (H100, same call, GDoF/s 189.0 -> 203.7, 184.4 -> 210.2; elsewhere within 1% or slower, spills
-// from float k = 9 and double k = 6). -DVPATCH_CELL_COLUMNS_MIN_BLOCKS=B overrides.
+// (H100, same call, GDoF/s 189.0 -> 203.7, 184.4 -> 210.2) and, with the even-odd x sums (128
+// registers, no spills), the float MatMult at k = 8 (246.2 -> 252.7); elsewhere within 1% or
+// slower (float residual k = 8 -2.3%, spills from float k = 9 and double k = 6).
+// -DVPATCH_CELL_COLUMNS_MIN_BLOCKS=B overrides.
 constexpr int cell_columns_min_blocks(int degree, bool is_double, bool residual)
 {
-  return tuned(VPATCH_CELL_COLUMNS_MIN_BLOCKS, residual && !is_double && degree <= 5 ? 4 : 0);
+  return tuned(VPATCH_CELL_COLUMNS_MIN_BLOCKS, !is_double && (residual ? degree <= 5 : degree == 8) ? 4 : 0);
 }
 // Its output rows staged in shared memory and stored as 32 consecutive points per warp
 // instruction, instead of from the registers with the lanes k points apart: float MatMult k =
