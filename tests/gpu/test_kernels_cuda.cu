@@ -502,15 +502,17 @@ static void test_all(int dim, int k, bool quick, Tally &tally)
       test_level<d, kk, Number>(sub_box(d, kk, 100, c0, c1), ctx);
       test_level<d, kk, Number>(sub_box(d, kk, 100, r0, r1), ctx); // whole x rows of 99 patch vertices: color pairs of 2 warps
     }
-    // The gather operator (tuning.hpp gather_operator; in 2D for k >= 4 the cell-column kernel where
-    // cell_columns_operator picks it: blocks of 128 columns, chunks of 8 cells) on meshes of several tiles and plane
+    // The gather operator (tuning.hpp gather_operator) and the cell-column kernels where
+    // cell_columns_operator picks them (2D k >= 4: blocks of 128 columns, chunks of 8 cells; 3D
+    // k = 3, 4: blocks of 16 x 8 columns, chunks of 16 cells) on meshes of several tiles and plane
     // chunks per direction (march.cuh; gather_rows, gather_chunk, gather_threads, both forms:
     // 2D tiles of up to 256 x 4 points and chunks of up to 128 planes, 3D tiles of 32 x 16
     // (float) or 32 x 8 and 32 x 16 (double) points and chunks of up to 64; 3D k = 1 has its
     // test above): the whole mesh of
     // about 1400^2 or 100^3 points and a rank's sub-box of it (over 1100 points wide in 2D,
     // two tiles of 1024).
-    if constexpr (cuda::gather_operator(d, kk, sizeof(Number) == 8) && !(d == 3 && kk == 1)) {
+    constexpr bool columns = cuda::cell_columns_operator(d, kk, sizeof(Number) == 8, false) || cuda::cell_columns_operator(d, kk, sizeof(Number) == 8, true);
+    if constexpr ((cuda::gather_operator(d, kk, sizeof(Number) == 8) || columns) && !(d == 3 && kk == 1)) {
       Context<Number> ctx{d, kk, prec, "gather", tally};
       const int cells = ((d == 2 ? 1400 : 101) + kk - 1) / kk; // points per direction: several tiles and chunks
       const int c0[3] = {cells / 5, 0, cells / 4}, c1[3] = {cells - 2, 2 * cells / 3, cells};
