@@ -12,6 +12,14 @@ namespace vpatch {
 namespace cuda {
 namespace detail {
 
+// The cells whose points c k .. c k + k - 1 (a cell column's, along one direction) meet the
+// local array [g, g + m): first_cell(g) .. first_cell(g) + cell_count(g, m) - 1.
+template <int k>
+struct CellColumnRange {
+  __host__ __device__ static int first_cell(int g) { return g / k; }
+  __host__ __device__ static int cell_count(int g, int m) { return (g + m - 1) / k - g / k + 1; }
+};
+
 // Cells c0 - 1 .. c1 - 1, planes (c0 - 1) k .. c1 k (plane t = (g - c0 + 1) k + s); the cell
 // below the chunk only for the carry into plane c0 k. sums(t, v1, v2) forms plane t's sums at
 // the thread's points, store(g) stores planes g k .. g k + k - 1 from acc (cells c0 .. c1 - 1).

@@ -119,7 +119,7 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double, bool residual)
     // written once per block, the outputs staged (k^2 written and read). A block reads
     // (chunk + 1) k + 1 planes for its chunk of k chunk planes.
     const int h = b / 2, mid = b % 2;
-    const double line = 2 * ((h + mid) * h + h * h + mid * (h + mid)) + b - mid, tx = 16, ty = 8;
+    const double line = 2 * ((h + mid) * h + h * h + mid * (h + mid)) + b - mid, tx = cell_columns_tile_x_3d, ty = cell_columns_tile_y_3d;
     const double halo = (tx + 1 + ty) / (tx * ty) * (4.0 * b * b + 4 * h + 3 * line);
     const double per_plane = b * (2 * h + 2 * line) + b * (4 * h + 3 * line) + halo + 4 * k + 2 + 4.0 * k * k * (k + 1) * (1 + 1.0 / k);
     const double chunk = cell_columns_chunk_3d(k, is_double), planes = ((chunk + 1) * k + 1) / (chunk * k);

@@ -38,7 +38,7 @@ namespace cuda {
 namespace detail {
 
 template <int k, typename Number>
-struct CellColumns {
+struct CellColumns : CellColumnRange<k> {
   static_assert(k >= reference::operator_degree_min && k <= reference::operator_degree_max, "CellColumns: compiled-in cell matrices");
   static constexpr int threads = cell_columns_threads(k), warps = threads / 32;
   static_assert(threads % 32 == 0, "CellColumns: whole warps");
@@ -48,12 +48,10 @@ struct CellColumns {
   static constexpr int tile_points = 33 * k + 1;              // a warp's halo tile: (c0 - 1) k .. (c0 + 32) k
   static constexpr int unit = 33 * stride + 1;                // its ring slots
   static constexpr int copies = (tile_points + 31) / 32;      // per lane and plane
-  // Cells whose points c k .. c k + k - 1 meet the local array [g, g + m) along one direction.
-  __host__ __device__ static int first_cell(int g) { return g / k; }
-  __host__ __device__ static int cell_count(int g, int m) { return (g + m - 1) / k - g / k + 1; }
   static dim3 grid(const Box &box)
   {
-    const int nx = cell_count(box.gs[0], box.gm[0]), ny = cell_count(box.gs[1], box.gm[1]);
+    using R = CellColumnRange<k>;
+    const int nx = R::cell_count(box.gs[0], box.gm[0]), ny = R::cell_count(box.gs[1], box.gm[1]);
     return dim3((unsigned)((nx + threads - 1) / threads), (unsigned)((ny + chunk - 1) / chunk), 1);
   }
 };

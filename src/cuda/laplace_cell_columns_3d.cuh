@@ -37,9 +37,9 @@ namespace cuda {
 namespace detail {
 
 template <int k, typename Number>
-struct CellColumns3D {
+struct CellColumns3D : CellColumnRange<k> {
   static_assert(k >= reference::operator_degree_min && k <= reference::operator_degree_max, "CellColumns3D: compiled-in cell matrices");
-  static constexpr int TX = 16, TY = 8, threads = TX * TY, warps = threads / 32;
+  static constexpr int TX = cell_columns_tile_x_3d, TY = cell_columns_tile_y_3d, threads = TX * TY, warps = threads / 32;
   static constexpr int rows_per_warp = TY / warps; // cell rows (ty) a warp covers: lanes 0..15, 16..31
   static_assert(TX == 16 && rows_per_warp == 2, "CellColumns3D: a warp is two rows of 16 cells");
   static constexpr int chunk = cell_columns_chunk_3d(k, sizeof(Number) == 8); // cells along z per block
@@ -60,11 +60,10 @@ struct CellColumns3D {
   static constexpr int slots = (TX + 1) * (TY + 1), faces = 2 * k + 1; // shared faces: a = k (k), b = k (k), corner
   static constexpr int stage_row = TX * k, stage_size = rows_per_warp * k * stage_row; // a warp's output rows
   static constexpr std::size_t smem = sizeof(Number) * ((std::size_t)stages * plane + 2 * slots * faces + warps * stage_size);
-  __host__ __device__ static int first_cell(int g) { return g / k; }
-  __host__ __device__ static int cell_count(int g, int m) { return (g + m - 1) / k - g / k + 1; }
   static dim3 grid(const Box &box)
   {
-    const int nx = cell_count(box.gs[0], box.gm[0]), ny = cell_count(box.gs[1], box.gm[1]), nz = cell_count(box.gs[2], box.gm[2]);
+    using R = CellColumnRange<k>;
+    const int nx = R::cell_count(box.gs[0], box.gm[0]), ny = R::cell_count(box.gs[1], box.gm[1]), nz = R::cell_count(box.gs[2], box.gm[2]);
     return dim3((unsigned)((nx + TX - 1) / TX), (unsigned)((ny + TY - 1) / TY), (unsigned)((nz + chunk - 1) / chunk));
   }
 };

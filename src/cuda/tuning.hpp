@@ -515,6 +515,8 @@ constexpr bool cell_columns_operator(int dim, int degree, bool is_double, bool r
   const bool faster = !is_double || (residual ? degree <= 8 : degree == 5 || degree == 6);
   return dim == 2 && degree >= 4 && degree <= 10 && tuned(VPATCH_CELL_COLUMNS, faster) != 0;
 }
+// Cell columns per block of the 3D cell-column operator along x and y (a warp: two rows of 16).
+constexpr int cell_columns_tile_x_3d = 16, cell_columns_tile_y_3d = 8;
 // Cells along z per block of the 3D cell-column operator (each block also walks the cell
 // below its chunk for the carry into its first plane). -DVPATCH_CELL_COLUMNS_CHUNK_3D=C overrides.
 constexpr int cell_columns_chunk_3d(int degree, bool is_double) { return tuned(VPATCH_CELL_COLUMNS_CHUNK_3D, 16); }
