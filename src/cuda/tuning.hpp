@@ -504,13 +504,14 @@ constexpr bool gather_operator(int dim, int degree, bool is_double)
 // (the cell kernel with atomics before), residual 76.4 -> 100.3, double k = 3 MatMult 84.2 ->
 // 97.6 (the gather before); not at k = 2 (float MatMult 232.1 -> 146.9), float k = 3 (160.1 ->
 // 131.1) and the k = 3 residuals (72.9 -> 39.8 double), where the gather keeps its rate with
-// fewer registers (cell columns: k^2 (k + 1) accumulators, 168-247 registers; double k = 4
-// spills). -DVPATCH_CELL_COLUMNS_3D=0/1 overrides (1: k = 2..4 float, 2, 3 double).
+// fewer registers (cell columns: k^2 (k + 1) accumulators, 168-247 registers), nor at double
+// k = 4 (255 registers and 1.2 KB of spills: MatMult 54.9 -> 44.4, residual 47.5 -> 32.2).
+// -DVPATCH_CELL_COLUMNS_3D=0/1 overrides (1: k = 2..4).
 constexpr bool cell_columns_operator(int dim, int degree, bool is_double, bool residual)
 {
   if (dim == 3) {
     const bool faster = is_double ? degree == 3 && !residual : degree == 4;
-    return degree >= 2 && degree <= (is_double ? 3 : 4) && tuned(VPATCH_CELL_COLUMNS_3D, faster) != 0;
+    return degree >= 2 && degree <= 4 && tuned(VPATCH_CELL_COLUMNS_3D, faster) != 0;
   }
   const bool faster = !is_double || (residual ? degree <= 8 : degree == 5 || degree == 6);
   return dim == 2 && degree >= 4 && degree <= 10 && tuned(VPATCH_CELL_COLUMNS, faster) != 0;
@@ -523,7 +524,7 @@ constexpr int cell_columns_chunk_3d(int degree, bool is_double) { return tuned(V
 // Its ring of planes in flight (cp.async stages): 4 in float, 3 in double, whose tiles take
 // twice the bytes (two blocks of 128 threads per SM at float k = 4 and double k = 3, as their
 // registers allow). -DVPATCH_CELL_COLUMNS_STAGES_3D=D overrides.
-constexpr int cell_columns_stages_3d(int degree, bool is_double) { return tuned(VPATCH_CELL_COLUMNS_STAGES_3D, is_double ? 3 : 4); }
+constexpr int cell_columns_stages_3d(int degree, bool is_double) { return tuned(VPATCH_CELL_COLUMNS_STAGES_3D, is_double ? (degree >= 4 ? 2 : 3) : 4); }
 // Cells along y per block of the cell-column operator (4 and 16: float MatMult k = 6 -5%, -24%),
 // and threads (cell columns) per block (256: float MatMult k = 4 -3%, k = 6 -6%, k = 7..10 -25..-62%).
 constexpr int cell_columns_chunk(int degree) { return tuned(VPATCH_CELL_COLUMNS_CHUNK, 8); }
