@@ -101,6 +101,18 @@ inline KernelCost patch_cost(int dim, int k, SmootherKernel kernel, PatchResidua
   return c;
 }
 
+// Flops of the even-odd form on a line of b values (reference_cell.cuh): a product with one
+// matrix, (h + mid)^2 + h^2 multiply-adds (h = b / 2, mid = b % 2), and a split of the line
+// into its sums and differences, or the recombination of a product's outputs, 2h adds.
+struct EvenOddFlops {
+  double product, split;
+};
+inline EvenOddFlops evenodd_flops(int b)
+{
+  const double h = b / 2, mid = b % 2;
+  return {2 * ((h + mid) * (h + mid) + h * h), 2 * h};
+}
+
 // One cell of laplace_apply (residual = false) or laplace_residual (the gather kernel's rows
 // per thread and planes per block depend on the precision and the form).
 inline KernelCost laplace_cost(int dim, int k, bool is_double, bool residual)
@@ -109,32 +121,30 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double, bool residual)
   KernelCost c;
   if (dim == 3 && cell_columns_operator(dim, k, is_double, residual)) {
     // laplace_cell_columns_3d.cuh, per plane and thread (k^2 points, a cell column along z):
-    // x sums of the cell's k + 1 rows and y sums of its k + 1 columns in even-odd form (a
-    // line's h sums and differences, per matrix applied `line` flops: n = k + 1, h = n / 2,
-    // mid = n % 2; 2 matrices per row, 3 per column), the halo faces of a block's TX + 1 + TY
-    // outer cells per TX TY threads (two 1D rows of n^2 terms, three even-odd lines), 2 (2k + 1)
-    // face sums added, and 2 multiply-adds into k + 1 outputs per point (one vertex plane in k
-    // closes the cell below with as many again). Shared memory: the cell's n^2 values read, the
-    // 2 (2k + 1) faces written and read, the block's tile (TX k + k + 1)(TY k + k + 1) values
-    // written once per block, the outputs staged (k^2 written and read). A block reads
-    // (chunk + 1) k + 1 planes for its chunk of k chunk planes.
-    const int h = b / 2, mid = b % 2;
-    const double line = 2 * ((h + mid) * h + h * h + mid * (h + mid)) + b - mid, tx = cell_columns_tile_x_3d, ty = cell_columns_tile_y_3d;
-    const double halo = (tx + 1 + ty) / (tx * ty) * (4.0 * b * b + 4 * h + 3 * line);
-    const double per_plane = b * (2 * h + 2 * line) + b * (4 * h + 3 * line) + halo + 4 * k + 2 + 4.0 * k * k * (k + 1) * (1 + 1.0 / k);
+    // x sums of the cell's k + 1 rows (a split, 2 products, 2 recombinations each) and y sums
+    // of its k + 1 columns (2 splits, 3 products, 2 recombinations), the halo faces of a
+    // block's TX + 1 + TY outer cells per TX TY threads (two 1D rows of b^2 terms, then as a
+    // column), 2 (2k + 1) face sums added, and 2 multiply-adds into k + 1 outputs per point
+    // (one vertex plane in k closes the cell below with as many again). Shared memory: the
+    // cell's b^2 values read, the 2 (2k + 1) faces written and read, the block's tile
+    // (TX k + k + 1)(TY k + k + 1) values written once per block, the outputs staged (k^2
+    // written and read). A block reads (chunk + 1) k + 1 planes for its chunk of k chunk planes.
+    const auto [product, split] = evenodd_flops(b);
+    const double tx = cell_columns_tile_x_3d, ty = cell_columns_tile_y_3d, column = 4 * split + 3 * product;
+    const double halo = (tx + 1 + ty) / (tx * ty) * (4.0 * b * b + column);
+    const double per_plane = b * (3 * split + 2 * product) + b * column + halo + 4 * k + 2 + 4.0 * k * k * (k + 1) * (1 + 1.0 / k);
     const double chunk = cell_columns_chunk_3d(k, is_double), planes = ((chunk + 1) * k + 1) / (chunk * k);
     const double tile = (tx * k + k + 1) * (ty * k + k + 1) / (tx * ty);
-    c.flops = planes * per_plane / (k * k) * k * k * k;
-    c.reads = planes * (b * b + 2 * (2 * k + 1.0) + k * k) / (k * k) * k * k * k;
-    c.writes = planes * (tile + 2 * (2 * k + 1.0) + k * k) / (k * k) * k * k * k;
+    c.flops = planes * per_plane * k; // per_plane / k^2 per point, k^3 points
+    c.reads = planes * (b * b + 2 * (2 * k + 1.0) + k * k) * k;
+    c.writes = planes * (tile + 2 * (2 * k + 1.0) + k * k) * k;
     return c;
   }
   if (cell_columns_operator(dim, k, is_double, residual)) {
     // laplace_cell_columns.cuh, per plane and thread (k points, a cell column): the vertex's
     // x sums from 4 dot products of k + 1 terms and 2 ownership products, every other
     // point's from 2; in even-odd form (cell_columns_evenodd) rows 0..k of the own cell from
-    // h sums and differences of its values and, per matrix, (h + mid) h + h^2 + mid (h + mid)
-    // multiply-adds and an add per output row (n = k + 1, h = n / 2, mid = n % 2), the left
+    // a split of its values and, per matrix, a product and a recombination, the left
     // cell's row k shuffled in (lane 0, one in 32, forms its 2 dot products); k + 1 outputs
     // take 2 multiply-adds per point, and a vertex plane (one in k) closes the cell below
     // with as many again; its window, 2k + 1 values (even-odd: k + 1, lane 0 k more), read,
@@ -143,9 +153,8 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double, bool residual)
     const double dot = 2 * (k + 1) - 1, chunk = cell_columns_chunk(k);
     const double planes = ((chunk + 1) * k + 1) / (chunk * k);
     const bool eo = cell_columns_evenodd(k, is_double, residual);
-    const int h = b / 2, mid = b % 2;
-    const double x_sums = eo ? 2 * h + 2 * (2 * ((h + mid) * h + h * h + mid * (h + mid)) + b - mid) + 6 + 2 * dot / 32
-                             : 4 * dot + 6 + (k - 1) * 2 * dot;
+    const auto [product, split] = evenodd_flops(b);
+    const double x_sums = eo ? 3 * split + 2 * product + 6 + 2 * dot / 32 : 4 * dot + 6 + (k - 1) * 2 * dot;
     const double per_plane = x_sums / k + 4 * (k + 1) * (1 + 1.0 / k); // flops per point
     c.flops = planes * per_plane * k * k;
     c.reads = planes * (eo ? k + 1 + k / 32.0 : 2 * k + 1.0) / k * k * k;
@@ -199,8 +208,8 @@ inline KernelCost laplace_cost(int dim, int k, bool is_double, bool residual)
     // laplace.cu EvenOddX, Y, Z (3D, b^2 lines per stage): per line, 2h sums and
     // differences per input, (h + b % 2)^2 + h^2 multiply-adds per matrix product, 2h
     // sums and differences per output tensor; the loads and stores are the plain ones
-    const double h = b / 2, mid = b % 2, product = 2 * ((h + mid) * (h + mid) + h * h), split = 2 * h;
-    auto line = [&](int inputs, int products, int outputs) { return split * inputs + product * products + split * outputs; };
+    const EvenOddFlops f = evenodd_flops(b);
+    auto line = [&](int inputs, int products, int outputs) { return f.split * inputs + f.product * products + f.split * outputs; };
     c.flops = (double)b * b * (line(1, 2, 2) + line(2, 3, 2) + line(2, 2, 1));
   }
   return c;

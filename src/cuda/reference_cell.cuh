@@ -1,5 +1,5 @@
 // The h = 1 cell mass and stiffness matrices of degree k (reference_tables.hpp,
-// OperatorTables: k = 4..10) in Number, as device constants whose entries, indexed by
+// OperatorTables: k = 2..10) in Number, as device constants whose entries, indexed by
 // compile-time constants, become immediates of the multiply-adds: as they are, and in
 // even-odd form with the line type and the sums that apply them (the 3D cell operator's
 // lines, the 2D cell columns' x sums).
