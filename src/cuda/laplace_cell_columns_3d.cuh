@@ -29,7 +29,9 @@
 #include "cell_march.cuh"
 #include "reference_cell.cuh"
 #include "tuning.hpp"
+#include <climits>
 #include <cstddef>
+#include <stdexcept>
 #include <cuda_pipeline.h>
 
 namespace vpatch {
@@ -95,22 +97,32 @@ __global__ void __launch_bounds__(CellColumns3D<k, Number>::threads)
   }
   const int cz0 = P::first_cell(gz) + blockIdx.z * P::chunk, cz1 = min(cz0 + P::chunk, P::first_cell(gz) + P::cell_count(gz, mz));
   const int p0 = (cz0 - 1) * k, np = (cz1 - cz0 + 1) * k + 1; // planes read: the cell below the chunk, its cells, the last vertex
-  auto issue = [&](int t) {                                    // plane p0 + t into stage t % D; warp w copies rows w, w + warps, ...
+  // Warp w copies the tile rows r = w + warps i: local row y0 + warps i (offset row_off + i
+  // row_step within a plane; 32-bit, launch_laplace_cell_columns_3d checks a plane's size),
+  // bit i of rows_in where it lies in the local array and off the domain boundary.
+  const long plane_points = (long)mx * my;
+  const int y0 = (cy0 - 1) * k + warp - gy, row_off = y0 * mx, row_step = P::warps * mx;
+  unsigned rows_in = 0;
+#pragma unroll
+  for (int i = 0; i < P::ycopies; ++i) {
+    const int yl = y0 + P::warps * i;
+    if (yl >= 0 && yl < my && yl + gy > 0 && yl + gy < box.n - 1) rows_in |= 1u << i;
+  }
+  auto issue = [&](int t) { // plane p0 + t into stage t % D
     if (t < np) {
       const int p = p0 + t, zl = p - gz;
       const bool zin = zl >= 0 && zl < mz && p > 0 && p < box.n - 1;
-      Number *dst = ring + (t % D) * P::plane;
+      const Number *plane = x + (long)zl * plane_points; // (read only where zin: a zero fill reads nothing)
+      Number *dst = ring + (t % D) * P::plane + warp * RX;
 #pragma unroll
       for (int i = 0; i < P::ycopies; ++i) {
-        const int r = warp + P::warps * i;
-        if (r >= P::tile_y) break;
-        const int yg = (cy0 - 1) * k + r, yl = yg - gy;
-        const bool in = zin && yl >= 0 && yl < my && yg > 0 && yg < box.n - 1;
-        const Number *row = x + (in ? ((long)zl * my + yl) * mx : 0);
+        if (P::tile_y % P::warps && i == P::ycopies - 1 && warp + P::warps * i >= P::tile_y) break;
+        const bool in = zin && (rows_in >> i & 1u);
+        const Number *row = plane + (row_off + i * row_step);
 #pragma unroll
         for (int e = 0; e < P::xcopies; ++e) {
           if (e == P::xcopies - 1 && lane + 32 * e >= P::tile_x) break;
-          copy_async_or_zero(dst + r * RX + xs[e], row + (xo[e] < 0 ? 0 : xo[e]), in && xo[e] >= 0 ? (unsigned)sizeof(Number) : 0u);
+          copy_async_or_zero(dst + P::warps * i * RX + xs[e], row + xo[e], in && xo[e] >= 0 ? (unsigned)sizeof(Number) : 0u);
         }
       }
     }
@@ -129,8 +141,13 @@ __global__ void __launch_bounds__(CellColumns3D<k, Number>::threads)
     const Number *tile = ring + (t % D) * P::plane;
     const int slot = (ty + 1) * (TX + 1) + tx + 1;
     {
-      Number S1[n1][n1] = {}, S2[n1][n1] = {}; // [a][b]: the cell's sums at its point (a, b)
-      if (own_xy) {
+      Number S1[n1][n1], S2[n1][n1]; // [a][b]: the cell's sums at its point (a, b); zero for a cell not owned
+      if (!own_xy) {
+#pragma unroll
+        for (int a = 0; a < n1; ++a)
+#pragma unroll
+          for (int b = 0; b < n1; ++b) S1[a][b] = S2[a][b] = Number(0);
+      } else {
         const Number *w = tile + (ty + 1) * k * RX + (tx + 1) * CS;
         Number pm[n1][n1], pk[n1][n1]; // [b][a]: x sums M^ x, K^ x of row b
 #pragma unroll
@@ -230,28 +247,48 @@ __global__ void __launch_bounds__(CellColumns3D<k, Number>::threads)
   // acc[a k + b][q]: output (c_x k + a, c_y k + b, g k + q) of the cell g being walked (cell_march.cuh)
   Number acc[k * k][n1];
   // Planes g k .. g k + k - 1 of this thread's points, through the warp's part of `stage`:
-  // its two rows of cells' 2 k rows of TX k points, 32 consecutive points per store.
+  // its two rows of cells' 2 k rows of TX k points, 32 consecutive points per store. Staged
+  // point i = lane + 32 j lies in row i / SR, column i % SR: with 32 j = q SR + o (compile
+  // time), row q + c and column lane + o - c SR, c = (lane + o >= SR).
+  constexpr int SR = P::stage_row;
+  const int xa0 = cx0 * k - gx, ya0 = (cy0 + warp * P::rows_per_warp) * k - gy, out_off = ya0 * mx + xa0;
   auto store_planes = [&](int g) {
 #pragma unroll
     for (int q = 0; q < k; ++q) {
       const int zl = g * k + q - gz;
       if (zl < 0 || zl >= mz) continue; // (uniform)
-      __syncwarp();                     // the previous plane is read
+      constexpr int J = P::stage_size / 32;
+      Out *yp = y + (long)zl * plane_points;
+      auto place = [&](int j, int &at) { // offset of staged point lane + 32 j within the plane; whether it is a local point
+        const int o = 32 * j % SR, wrap = lane + o >= SR ? 1 : 0;
+        const int r = 32 * j / SR + wrap, c = lane + o - wrap * SR;
+        at = out_off + r * mx + c;
+        return (unsigned)(xa0 + c) < (unsigned)mx && (unsigned)(ya0 + r) < (unsigned)my;
+      };
+      // the residual's b of the plane, all J loads issued before the outputs are staged
+      Number bv[residual ? J : 1];
+      if constexpr (residual) {
+        const Number *bp = rhs + (long)zl * plane_points;
+#pragma unroll
+        for (int j = 0; j < J; ++j) {
+          int at;
+          bv[j] = place(j, at) ? bp[at] : Number(0);
+        }
+      }
+      __syncwarp(); // the previous plane is read
       const int r0 = (ty % P::rows_per_warp) * k;
 #pragma unroll
       for (int b = 0; b < k; ++b)
 #pragma unroll
-        for (int a = 0; a < k; ++a) stage[(r0 + b) * P::stage_row + tx * k + a] = acc[a * k + b][q];
+        for (int a = 0; a < k; ++a) stage[(r0 + b) * SR + tx * k + a] = acc[a * k + b][q];
       __syncwarp();
 #pragma unroll
-      for (int j = 0; j < P::stage_size / 32; ++j) {
-        const int i = lane + 32 * j, r = i / P::stage_row, c = i % P::stage_row;
-        const int xa = cx0 * k + c - gx, ya = (cy0 + warp * P::rows_per_warp) * k + r - gy;
-        if (xa >= 0 && xa < mx && ya >= 0 && ya < my) {
-          const long o = ((long)zl * my + ya) * mx + xa;
-          Number v = scale * stage[i];
-          if constexpr (residual) v = rhs[o] - v;
-          y[o] = static_cast<Out>(v);
+      for (int j = 0; j < J; ++j) {
+        int at;
+        if (place(j, at)) {
+          Number v = scale * stage[lane + 32 * j];
+          if constexpr (residual) v = bv[j] - v;
+          yp[at] = static_cast<Out>(v);
         }
       }
     }
@@ -265,6 +302,8 @@ void launch_laplace_cell_columns_3d(const Box &box, const Number *b, const Numbe
 {
   using P = CellColumns3D<k, Number>;
   if (box.gm[0] <= 0 || box.gm[1] <= 0 || box.gm[2] <= 0) return;
+  if ((long)box.gm[0] * (box.gm[1] + P::tile_y) > INT_MAX) // offsets within a plane, halo rows included, are 32-bit
+    throw std::invalid_argument("vpatch cuda: laplace_apply (3D cell columns): a plane of more than 2^31 points");
   static int configured = -1;
   auto kernel = laplace_cell_columns_3d_kernel<k, Number, residual, Out>;
   prepare_shared(kernel, P::smem, "laplace_apply (3D cell columns)", configured);

@@ -155,6 +155,9 @@
 #ifndef VPATCH_CELL_COLUMNS_3D
 #define VPATCH_CELL_COLUMNS_3D -1
 #endif
+#ifndef VPATCH_CELL_COLUMNS_3D_KMAX
+#define VPATCH_CELL_COLUMNS_3D_KMAX -1
+#endif
 #ifndef VPATCH_CELL_COLUMNS_STAGES_3D
 #define VPATCH_CELL_COLUMNS_STAGES_3D -1
 #endif
@@ -499,19 +502,24 @@ constexpr bool gather_operator(int dim, int degree, bool is_double)
 // -> 160 / 160 (k = 4 -4%, k = 7..10 -26..-56%: 200-255 registers, spills from k = 9).
 // -DVPATCH_CELL_COLUMNS=0/1 overrides.
 // 3D (laplace_cell_columns_3d.cuh): a thread per cell column along z, the k x k points of a
-// cell in x, y, where an H100 measured it faster (same call, GDoF/s, before -> cell columns,
-// bench/NOTES.md "The 3D operator by cell columns"): float k = 4 MatMult 85.8 -> 121.4
-// (the cell kernel with atomics before), residual 76.4 -> 100.3, double k = 3 MatMult 84.2 ->
-// 97.6 (the gather before); not at k = 2 (float MatMult 232.1 -> 146.9), float k = 3 (160.1 ->
-// 131.1) and the k = 3 residuals (72.9 -> 39.8 double), where the gather keeps its rate with
-// fewer registers (cell columns: k^2 (k + 1) accumulators, 168-247 registers), nor at double
-// k = 4 (255 registers and 1.2 KB of spills: MatMult 54.9 -> 44.4, residual 47.5 -> 32.2).
-// -DVPATCH_CELL_COLUMNS_3D=0/1 overrides (1: k = 2..4).
+// cell in x, y, where an H100 measured it faster. Thirty-eighth session (bench/NOTES.md "The 3D
+// operator by cell columns"): float k = 4 MatMult 85.8 -> 121.4 (the cell kernel with atomics
+// before), double k = 3 MatMult 84.2 -> 97.6 (the gather before). Thirty-ninth session, with the
+// copies' and stores' offsets in 32 bits, computed once per thread, and the residual's b loaded
+// before the outputs are staged (bench/NOTES.md "Address arithmetic of the 3D cell columns"),
+// same call, GDoF/s before -> now: double k = 2 MatMult 125.0 -> 130.7 (the gather before), k = 3
+// MatMult 97.7 -> 127.4, residual 73.1 -> 89.4 (the gather before), k = 4 MatMult 54.9 -> 71.0,
+// residual 47.5 -> 50.1 (the cell kernel before; 255 registers, 0.9 KB of spills); float k = 3
+// MatMult 160.4 -> 180.9, residual 137.6 -> 156.4 (the gather before), k = 4 MatMult 121.6 ->
+// 167.4, residual 100.3 -> 130.0. Not at k = 2 in float (MatMult 232.9 against 184.7) nor the
+// double k = 2 residual (96.4 against 94.0), where the gather keeps its rate with fewer registers,
+// nor k = 5 (8-10 KB of spills in double: MatMult 61.5 -> 15.3, float 98.9 -> 57.5).
+// -DVPATCH_CELL_COLUMNS_3D=0/1 overrides (1: k = 2..VPATCH_CELL_COLUMNS_3D_KMAX, default 4).
 constexpr bool cell_columns_operator(int dim, int degree, bool is_double, bool residual)
 {
   if (dim == 3) {
-    const bool faster = is_double ? degree == 3 && !residual : degree == 4;
-    return degree >= 2 && degree <= 4 && tuned(VPATCH_CELL_COLUMNS_3D, faster) != 0;
+    const bool faster = degree >= 3 || (is_double && !residual);
+    return degree >= 2 && degree <= tuned(VPATCH_CELL_COLUMNS_3D_KMAX, 4) && tuned(VPATCH_CELL_COLUMNS_3D, faster) != 0;
   }
   const bool faster = !is_double || (residual ? degree <= 8 : degree == 5 || degree == 6);
   return dim == 2 && degree >= 4 && degree <= 10 && tuned(VPATCH_CELL_COLUMNS, faster) != 0;
