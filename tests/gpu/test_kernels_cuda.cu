@@ -504,7 +504,7 @@ static void test_all(int dim, int k, bool quick, Tally &tally)
     }
     // The gather operator (tuning.hpp gather_operator) and the cell-column kernels where
     // cell_columns_operator picks them (2D k >= 4: blocks of 128 columns, chunks of 8 cells; 3D
-    // k = 3, 4: blocks of 16 x 8 columns, chunks of 16 cells) on meshes of several tiles and plane
+    // k = 2 (double MatMult), 3, 4: blocks of 16 x 8 columns, chunks of 16 cells) on meshes of several tiles and plane
     // chunks per direction (march.cuh; gather_rows, gather_chunk, gather_threads, both forms:
     // 2D tiles of up to 256 x 4 points and chunks of up to 128 planes, 3D tiles of 32 x 16
     // (float) or 32 x 8 and 32 x 16 (double) points and chunks of up to 64; 3D k = 1 has its
