@@ -71,7 +71,7 @@ struct CellColumns3D : CellColumnRange<k> {
 };
 
 template <int k, typename Number, bool residual, typename Out>
-__global__ void __launch_bounds__(CellColumns3D<k, Number>::threads)
+__global__ void __launch_bounds__(CellColumns3D<k, Number>::threads, cell_columns_min_blocks_3d(k, sizeof(Number) == 8, residual))
   laplace_cell_columns_3d_kernel(const Box box, const Number *__restrict__ x, const Number *__restrict__ rhs, Out *__restrict__ y,
                                  const Number scale)
 {

@@ -179,6 +179,9 @@
 #ifndef VPATCH_CELL_COLUMNS_MIN_BLOCKS
 #define VPATCH_CELL_COLUMNS_MIN_BLOCKS -1
 #endif
+#ifndef VPATCH_CELL_COLUMNS_MIN_BLOCKS_3D
+#define VPATCH_CELL_COLUMNS_MIN_BLOCKS_3D -1
+#endif
 
 namespace vpatch {
 namespace cuda {
@@ -529,6 +532,17 @@ constexpr int cell_columns_tile_x_3d = 16, cell_columns_tile_y_3d = 8;
 // Cells along z per block of the 3D cell-column operator (each block also walks the cell
 // below its chunk for the carry into its first plane). -DVPATCH_CELL_COLUMNS_CHUNK_3D=C overrides.
 constexpr int cell_columns_chunk_3d(int degree, bool is_double) { return tuned(VPATCH_CELL_COLUMNS_CHUNK_3D, 16); }
+// The second argument of the 3D cell-column kernel's __launch_bounds__ (0: none): 4 for float
+// k = 3 (158 -> 128 registers, no spills, 3 -> 4 blocks of 128 threads per SM), 3 for the double
+// k = 2 MatMult (96 -> 116 registers, 4 blocks either way). H100, same call, GDoF/s none / 3 / 4
+// (bench/NOTES.md, "Address arithmetic of the 3D cell columns"): float k = 3 MatMult 183.2 /
+// 185.0 / 208.9, residual 156.8 / 133.3 / 161.8; double k = 2 MatMult 130.9 / 140.1 / 139.5;
+// slower elsewhere (spills: double k = 3 MatMult 128.4 / 126.1 / 58.3, float k = 4 169.1 / 132.7 /
+// 88.4). -DVPATCH_CELL_COLUMNS_MIN_BLOCKS_3D=B overrides.
+constexpr int cell_columns_min_blocks_3d(int degree, bool is_double, bool residual)
+{
+  return tuned(VPATCH_CELL_COLUMNS_MIN_BLOCKS_3D, !is_double && degree == 3 ? 4 : is_double && degree == 2 && !residual ? 3 : 0);
+}
 // Its ring of planes in flight (cp.async stages): 4 in float, 3 in double, whose tiles take
 // twice the bytes (two blocks of 128 threads per SM at float k = 4 and double k = 3, as their
 // registers allow). -DVPATCH_CELL_COLUMNS_STAGES_3D=D overrides.
