@@ -61,7 +61,12 @@ struct CellColumns3D : CellColumnRange<k> {
   static constexpr int xcopies = (tile_x + 31) / 32, ycopies = (tile_y + warps - 1) / warps; // per lane and plane
   static constexpr int slots = (TX + 1) * (TY + 1), faces = 2 * k + 1; // shared faces: a = k (k), b = k (k), corner
   static constexpr int stage_row = TX * k, stage_size = rows_per_warp * k * stage_row; // a warp's output rows
-  static constexpr std::size_t smem = sizeof(Number) * ((std::size_t)stages * plane + 2 * slots * faces + warps * stage_size);
+  // what a cell's sums read of a tile plane, as zeros for the cells not owned (residual: the form; Z: the window's size)
+  static constexpr int zero_window(bool residual) { return cell_columns_zero_window(k, sizeof(Number) == 8, residual) ? k * RX + CS + 1 : 0; }
+  static constexpr std::size_t smem(bool residual)
+  {
+    return sizeof(Number) * ((std::size_t)stages * plane + 2 * slots * faces + warps * stage_size + zero_window(residual));
+  }
   static dim3 grid(const Box &box)
   {
     using R = CellColumnRange<k>;
@@ -80,7 +85,9 @@ __global__ void __launch_bounds__(CellColumns3D<k, Number>::threads, cell_column
   Number *ring = shared_base<Number>();
   Number *X1 = ring + D * P::plane, *X2 = X1 + P::slots * F; // the shared faces of S1, S2 per cell slot
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  Number *stage = X2 + P::slots * F + warp * P::stage_size;
+  Number *stage = X2 + P::slots * F + warp * P::stage_size, *zeros = X2 + P::slots * F + P::warps * P::stage_size;
+  constexpr bool ZW = P::zero_window(residual) > 0;
+  for (int i = threadIdx.x; i < P::zero_window(residual); i += P::threads) zeros[i] = Number(0); // (read after the first plane's barrier)
   const Number *M = reference_cell<k, Number>.M, *K = reference_cell<k, Number>.K;
   const int gx = box.gs[0], mx = box.gm[0], gy = box.gs[1], my = box.gm[1], gz = box.gs[2], mz = box.gm[2];
   const int cx0 = P::first_cell(gx) + blockIdx.x * TX, cy0 = P::first_cell(gy) + blockIdx.y * TY;
@@ -141,14 +148,16 @@ __global__ void __launch_bounds__(CellColumns3D<k, Number>::threads, cell_column
     const Number *tile = ring + (t % D) * P::plane;
     const int slot = (ty + 1) * (TX + 1) + tx + 1;
     {
-      Number S1[n1][n1], S2[n1][n1]; // [a][b]: the cell's sums at its point (a, b); zero for a cell not owned
-      if (!own_xy) {
+      // [a][b]: the cell's sums at its point (a, b); zero for a cell not owned, whose inputs are
+      // read from the zero window (tuning.hpp cell_columns_zero_window), or set
+      Number S1[n1][n1], S2[n1][n1];
+      if (!ZW && !own_xy) {
 #pragma unroll
         for (int a = 0; a < n1; ++a)
 #pragma unroll
           for (int b = 0; b < n1; ++b) S1[a][b] = S2[a][b] = Number(0);
       } else {
-        const Number *w = tile + (ty + 1) * k * RX + (tx + 1) * CS;
+        const Number *w = ZW && !own_xy ? zeros : tile + (ty + 1) * k * RX + (tx + 1) * CS;
         Number pm[n1][n1], pk[n1][n1]; // [b][a]: x sums M^ x, K^ x of row b
 #pragma unroll
         for (int b = 0; b < n1; ++b) {
@@ -306,8 +315,8 @@ void launch_laplace_cell_columns_3d(const Box &box, const Number *b, const Numbe
     throw std::invalid_argument("vpatch cuda: laplace_apply (3D cell columns): a plane of more than 2^31 points");
   static int configured = -1;
   auto kernel = laplace_cell_columns_3d_kernel<k, Number, residual, Out>;
-  prepare_shared(kernel, P::smem, "laplace_apply (3D cell columns)", configured);
-  kernel<<<P::grid(box), P::threads, P::smem, stream>>>(box, x, b, y, Number(1.0 / box.cells));
+  prepare_shared(kernel, P::smem(residual), "laplace_apply (3D cell columns)", configured);
+  kernel<<<P::grid(box), P::threads, P::smem(residual), stream>>>(box, x, b, y, Number(1.0 / box.cells));
   check_launch("laplace_apply (3D cell columns) kernel launch");
 }
 

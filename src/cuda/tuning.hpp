@@ -182,6 +182,9 @@
 #ifndef VPATCH_CELL_COLUMNS_MIN_BLOCKS_3D
 #define VPATCH_CELL_COLUMNS_MIN_BLOCKS_3D -1
 #endif
+#ifndef VPATCH_CELL_COLUMNS_ZERO_WINDOW
+#define VPATCH_CELL_COLUMNS_ZERO_WINDOW -1
+#endif
 
 namespace vpatch {
 namespace cuda {
@@ -542,6 +545,17 @@ constexpr int cell_columns_chunk_3d(int degree, bool is_double) { return tuned(V
 constexpr int cell_columns_min_blocks_3d(int degree, bool is_double, bool residual)
 {
   return tuned(VPATCH_CELL_COLUMNS_MIN_BLOCKS_3D, !is_double && degree == 3 ? 4 : is_double && degree == 2 && !residual ? 3 : 0);
+}
+// Its cells not owned read their sums' inputs from a window of zeros in shared memory instead
+// of setting their 2 (k + 1)^2 sums to zero at every plane (the zeroing ran in every thread,
+// 5% of the double k = 3 MatMult's instructions). H100, same call, GDoF/s set -> window
+// (bench/NOTES.md, "Address arithmetic of the 3D cell columns"): double k = 3 MatMult 126.9 ->
+// 133.2, residual 89.2 -> 92.2, k = 4 70.9 -> 73.1 / 50.0 -> 50.4; float k = 3 MatMult 206.5 ->
+// 209.7, k = 4 167.4 -> 173.2 / 129.7 -> 132.1; not the float k = 3 residual (161.0 -> 152.4).
+// -DVPATCH_CELL_COLUMNS_ZERO_WINDOW=0/1 overrides.
+constexpr bool cell_columns_zero_window(int degree, bool is_double, bool residual)
+{
+  return tuned(VPATCH_CELL_COLUMNS_ZERO_WINDOW, !(degree == 3 && !is_double && residual)) != 0;
 }
 // Its ring of planes in flight (cp.async stages): 4 in float, 3 in double, whose tiles take
 // twice the bytes (two blocks of 128 threads per SM at float k = 4 and double k = 3, as their
