@@ -6,6 +6,7 @@
 #include "../core/patch_band.hpp"
 #include "divider.hpp"
 #include "kernels_cuda.hpp"
+#include "lanes.cuh"
 #include <cuda_runtime.h>
 #include <stdexcept>
 #include <algorithm>
@@ -101,6 +102,53 @@ __device__ __forceinline__ void gather_box(int t, Number *dst, const Number *src
   }
   if constexpr (Wait) wait_copies<Async>();
 }
+
+// The same N0 x N1 x NZ box (x fastest) of W sources gathered into elements of W lanes
+// (lanes.cuh: the patches of a pair) through registers: load() issues every load of a
+// thread (thread t takes the points (x, y) = t, t + T, ... of the plane and walks their z
+// column, source index base[w] + x + y sy + z sz of lane w, zero where column(w, x, y)(z)
+// is false), other work may follow, then store() writes one W-lane element per point,
+// point (x, y, z) at dst[index(x, y, z)]. Where gather_box copies without cp.async, its
+// loads wait on the stores before them; a float pair then also costs two 4-byte stores into
+// every other bank word where this takes one 8-byte store (tuning.hpp, register_gathers).
+// A __syncthreads() must follow store().
+template <int N0, int N1, int NZ, int T, int W, typename Number>
+struct RegisterGather {
+  static constexpr int rounds = (N0 * N1 + T - 1) / T;
+  static constexpr bool inside(int r, int p) { return r + 1 < rounds || (N0 * N1) % T == 0 || p < N0 * N1; }
+  Number v[rounds][NZ][W];
+  template <typename Column>
+  __device__ __forceinline__ void load(int t, const Number *src, const long (&base)[W], long sy, long sz, Column column)
+  {
+#pragma unroll
+    for (int r = 0; r < rounds; ++r) {
+      const int p = t + r * T, x = p % N0, y = p / N0;
+#pragma unroll
+      for (int w = 0; w < W; ++w) {
+        const auto load = column(w, x, y);
+        const Number *s = src + base[w] + x + y * sy;
+#pragma unroll
+        for (int z = 0; z < NZ; ++z) v[r][z][w] = inside(r, p) && load(z) ? s[z * sz] : Number(0);
+      }
+    }
+  }
+  template <typename Elem, typename Index>
+  __device__ __forceinline__ void store(int t, Elem *dst, Index index) const
+  {
+#pragma unroll
+    for (int r = 0; r < rounds; ++r) {
+      const int p = t + r * T, x = p % N0, y = p / N0;
+      if (inside(r, p))
+#pragma unroll
+        for (int z = 0; z < NZ; ++z) {
+          Elem e;
+#pragma unroll
+          for (int w = 0; w < W; ++w) lanes::lane(e, w) = v[r][z][w];
+          dst[index(x, y, z)] = e;
+        }
+    }
+  }
+};
 
 // The cells a box owns (the cell kernels: operator k >= 3, transfers k >= 2 over the coarse
 // cells), with launch-constant divisions that split a cell index into (cx, cy, cz) (split3)

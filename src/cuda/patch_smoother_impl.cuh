@@ -145,6 +145,8 @@ struct PatchPlan {
   static constexpr int table = inverse_table ? m * m * mz : 0;
   static constexpr int mats = std::max(2 * m * n + 2 * m * m + m, table);
   static constexpr bool async = async_gathers(dim, k); // cp.async input gathers
+  // the closure through registers (common.cuh, RegisterGather) instead of gather_box
+  static constexpr bool register_gather = !padded && register_gathers(dim, k);
   static constexpr bool launch_mats = !padded && launch_matrices(dim, k, wide);
   static constexpr int launch_size = 2 * m * n + 2 * m * m;
   // the launch-constant matrices compiled in (h = 1) instead of passed
@@ -293,27 +295,41 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     // closure that reaches the boundary tests its points; where tuning.hpp's interior_gather
     // says so, the others (all but a thin shell of patches) take a copy loop without any test,
     // whose copies need no zero-fill predicate either.
-#pragma unroll
-    for (int w = 0; w < W; ++w) {
+    auto inner = [](int xa, int yb) { return xa > 0 && xa < n - 1 && yb > 0 && yb < n - 1; };
+    auto interior = [](bool inner_xy, int zc) { return inner_xy && (dim == 2 || (zc > 0 && zc < n - 1)); };
+    auto reaches = [&](int w) {
+      return box.on_boundary(i0[w], j0[w], l0[w]) || box.on_boundary(i0[w] + n - 1, j0[w] + n - 1, dim == 3 ? l0[w] + n - 1 : 0);
+    };
+    // the test of point (xa, yb, zc) of lane w's closure, evaluated per column
+    auto column = [&](int w, bool tests, int xa, int yb) {
       const int i = i0[w], j = j0[w], l = l0[w];
-      const bool ok = valid[w], reaches = box.on_boundary(i, j, l) || box.on_boundary(i + n - 1, j + n - 1, dim == 3 ? l + n - 1 : 0);
-      Number *const dst = &lane(X0[MapX::at(pib, 0, 0, 0)], w); // (compact == padded layout)
-      auto inner = [](int xa, int yb) { return xa > 0 && xa < n - 1 && yb > 0 && yb < n - 1; };
-      auto interior = [](bool inner_xy, int zc) { return inner_xy && (dim == 2 || (zc > 0 && zc < n - 1)); };
-      if (interior_gather(dim, k, Plan::is_double) && ok && !reaches)
-        gather_box<Plan::async, n, n, nz, T, false, n, n * n, W>(t, dst, a.x, base[w], gy, gz, [&](int xa, int yb) {
-          const bool inner_xy = inner(xa, yb);
-          return [=](int zc) { return !(boundary_variant && interior(inner_xy, zc)); };
-        });
-      else
-        gather_box<Plan::async, n, n, nz, T, false, n, n * n, W>(t, dst, a.x, base[w], gy, gz, [&](int xa, int yb) {
-          const bool inner_xy = inner(xa, yb);
-          const bool load_xy = ok && !(reaches && (box.on_boundary_1d(i + xa) || box.on_boundary_1d(j + yb)));
-          return [&, inner_xy, load_xy](int zc) {
-            return load_xy && !(boundary_variant && interior(inner_xy, zc)) && !(dim == 3 && reaches && box.on_boundary_1d(l + zc));
-          };
-        });
-    }
+      const bool inner_xy = inner(xa, yb);
+      const bool load_xy = valid[w] && !(tests && (box.on_boundary_1d(i + xa) || box.on_boundary_1d(j + yb)));
+      return [&, inner_xy, load_xy, tests, l](int zc) {
+        return load_xy && !(boundary_variant && interior(inner_xy, zc)) && !(dim == 3 && tests && box.on_boundary_1d(l + zc));
+      };
+    };
+    using Gather = RegisterGather<n, n, nz, T, Plan::register_gather ? W : 1, Number>;
+    [[maybe_unused]] std::conditional_t<Plan::register_gather, Gather, char> closure;
+    if constexpr (Plan::register_gather) {
+      bool tests[W];
+#pragma unroll
+      for (int w = 0; w < W; ++w) tests[w] = reaches(w);
+      closure.load(t, a.x, base, gy, gz, [&](int w, int xa, int yb) { return column(w, tests[w], xa, yb); });
+    } else
+#pragma unroll
+      for (int w = 0; w < W; ++w) {
+        const bool ok = valid[w], tests = reaches(w);
+        Number *const dst = &lane(X0[MapX::at(pib, 0, 0, 0)], w); // (compact == padded layout)
+        if (interior_gather(dim, k, Plan::is_double) && ok && !tests)
+          gather_box<Plan::async, n, n, nz, T, false, n, n * n, W>(t, dst, a.x, base[w], gy, gz, [&](int xa, int yb) {
+            const bool inner_xy = inner(xa, yb);
+            return [=](int zc) { return !(boundary_variant && interior(inner_xy, zc)); };
+          });
+        else
+          gather_box<Plan::async, n, n, nz, T, false, n, n * n, W>(t, dst, a.x, base[w], gy, gz,
+                                                                    [&](int xa, int yb) { return column(w, tests, xa, yb); });
+      }
     // rhs at the residual stage's column: with the closure's copies in flight (Packed:
     // after the barrier that publishes the corners)
     Elem rhs_col[mz];
@@ -323,7 +339,8 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     };
     if constexpr (!Pk) load_rhs_column();
     fill_inverse_table();
-    wait_copies<Plan::async>();
+    if constexpr (Plan::register_gather) closure.store(t, X0 + MapX::at(pib, 0, 0, 0), [](int x, int y, int z) { return x + y * n + z * n * n; });
+    else wait_copies<Plan::async>();
     __syncthreads();
     if constexpr (Pk) load_rhs_column();
     // a = M_0 x, c = K_0 x: (m, n, nz) each. The residual contractions pass Band: the
@@ -406,18 +423,28 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     }
   } else {
     // Given residual: r = rhs_I.
-    fill_inverse_table();
     Elem *const r = r0 + MapR::at(pib, 0, 0, 0);
-    for (int p = t; p < m * m; p += T) { // a point (x, y) of the interior plane and its z column
-      const int xa = p % m, yb = p / m;
+    if constexpr (Plan::register_gather) {
+      long interior[W]; // the first interior point of each patch
 #pragma unroll
-      for (int w = 0; w < W; ++w) {
-        const long src = base[w] + (xa + 1) * gx + (yb + 1) * gy + (dim == 3 ? gz : 0);
+      for (int w = 0; w < W; ++w) interior[w] = base[w] + gx + gy + (dim == 3 ? gz : 0);
+      RegisterGather<m, m, mz, T, W, Number> given;
+      given.load(t, a.rhs, interior, gy, gz, [&](int w, int, int) { return [ok = valid[w]](int) { return ok; }; });
+      fill_inverse_table();
+      given.store(t, r, [](int x, int y, int z) { return MapR::at(0, x, y, z); });
+    } else {
+      fill_inverse_table();
+      for (int p = t; p < m * m; p += T) { // a point (x, y) of the interior plane and its z column
+        const int xa = p % m, yb = p / m;
 #pragma unroll
-        for (int zc = 0; zc < mz; ++zc) copy_or_zero<Plan::async>(&lane(r[MapR::at(0, xa, yb, zc)], w), a.rhs, src + zc * gz, valid[w]);
+        for (int w = 0; w < W; ++w) {
+          const long src = base[w] + (xa + 1) * gx + (yb + 1) * gy + (dim == 3 ? gz : 0);
+#pragma unroll
+          for (int zc = 0; zc < mz; ++zc) copy_or_zero<Plan::async>(&lane(r[MapR::at(0, xa, yb, zc)], w), a.rhs, src + zc * gz, valid[w]);
+        }
       }
+      wait_copies<Plan::async>();
     }
-    wait_copies<Plan::async>();
   }
   __syncthreads();
 

@@ -77,6 +77,9 @@
 #ifndef VPATCH_ASYNC_GATHERS
 #define VPATCH_ASYNC_GATHERS -1
 #endif
+#ifndef VPATCH_REGISTER_GATHER
+#define VPATCH_REGISTER_GATHER -1
+#endif
 #ifndef VPATCH_LINES
 #define VPATCH_LINES -1
 #endif
@@ -433,6 +436,20 @@ constexpr bool transfer_column_store(int dim, int degree, bool is_double)
 // gathers"): 3D double smoother k = 3 +12%, k = 8 +17%, 3D transfers +6..19%, MatMult 3D
 // k = 7 +11%; 2D k >= 3 1-5% slower, hence 3D only.
 constexpr bool async_gathers(int dim, int degree) { return tuned(VPATCH_ASYNC_GATHERS, dim == 3); }
+
+// Whether the smoother's closure gather goes through registers (common.cuh, RegisterGather:
+// every load of a thread issued first, then one store per point of its W patches) instead
+// of gather_box (2D: a load and a store per point and lane, the loads waiting on the stores
+// before them; 3D: cp.async), and so does the Global variant's copy of its residual. H100,
+// same call, Fused / Boundary GDoF/s (bench/NOTES.md, "The smoother's closure through
+// registers"): 2D float k = 2 23.2 -> 26.1 / 22.2 -> 25.6, k = 3 19.6 -> 21.3 / 17.9 -> 20.8,
+// k = 4..10 +1..+4%, double +0..+1.4%, Global within 0.5%; 3D against cp.async: float k = 2
+// even, k = 4, 5 and 8 -5..-12%, double k = 3, 4 -2..-4%. Hence 2D.
+// -DVPATCH_REGISTER_GATHER=0/1 overrides.
+constexpr bool register_gathers(int dim, int degree)
+{
+  return tuned(VPATCH_REGISTER_GATHER, dim == 2);
+}
 
 // Whether the smoother kernel (compact layouts) loads each thread's column of the right-hand
 // side while the closure's copies are in flight (rhs) and its column of the output during
