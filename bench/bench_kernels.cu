@@ -6,8 +6,10 @@
 // Protocol (paper section 4): one warm-up run, then 10 groups of 10 runs timed with CUDA
 // events; the best group average is reported. Output: a human-readable table on stdout and
 // a CSV file. Throughput: DoF/s, GFlop/s (flops counted by src/cuda/cost_model.hpp as the
-// kernels execute them), and the on-chip roofline of the paper's eq. (4.3):
-//   B = #SMs x 32 banks x 4 bytes x clock,  R = B F / (d_r + d_w),
+// kernels execute them), and the on-chip roofline of the paper's eq. (4.3) under the
+// arithmetic peak (the roof's flat part):
+//   B = #SMs x 32 banks x 4 bytes x clock,  R = min(B F / (d_r + d_w), P),
+//   P = #SMs x FP32 or FP64 lanes per SM x 2 flops (a multiply-add) x clock,
 // with F and d_r + d_w the flops and shared-memory bytes of the kernel (bench/NOTES.md).
 //
 // Usage: bench_kernels [--quick] [--csv FILE] [--dim 2|3] [--kmin K] [--kmax K]
@@ -28,6 +30,7 @@
 #include <cstring>
 #include <cuda_runtime.h>
 #include <functional>
+#include <tuple>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -144,8 +147,22 @@ struct Device {
   int sms = 0;
   double clock_hz = 0;
   double hbm_bw = 0; // bytes/s: 2 x memory clock x bus width
+  int fp32_lanes = 0, fp64_lanes = 0; // per SM (fp_lanes)
   double onchip_bw() const { return sms * 32.0 * 4.0 * clock_hz; } // bytes/s
+  double fp_peak(bool dbl) const { return sms * (dbl ? fp64_lanes : fp32_lanes) * 2.0 * clock_hz; } // flop/s, 0: unknown
 };
+
+// FP32 and FP64 lanes per SM by compute capability (CUDA C++ Programming Guide, "Arithmetic
+// Instructions" throughput table: results per clock and SM of a multiply-add); 0, 0 where
+// the table does not say (no arithmetic ceiling then).
+static std::pair<int, int> fp_lanes(int major, int minor)
+{
+  if (major == 8 && minor == 0) return {64, 32};              // A100
+  if (major == 8) return {128, 2};                            // 8.6, 8.7, 8.9
+  if (major == 9 || major == 10) return {128, 64};            // H100, H200, B200
+  if (major == 12) return {128, 2};
+  return {0, 0};
+}
 
 struct Row {
   int dim, k;
@@ -163,7 +180,10 @@ static void emit(const Row &r)
   const double gdofs = r.dofs / r.seconds * 1e-9, gflops = r.flops / r.seconds * 1e-9;
   // On-chip roofline (paper eq. 4.3), undefined for the register-only kernels (k = 1
   // smoother and transfers); HBM roofline: the fewest bytes at the memory bandwidth.
-  const double roof = r.bytes > 0 ? g_dev.onchip_bw() * r.flops / r.bytes * 1e-9 : NAN; // GFlop/s
+  // (capped by the arithmetic peak where known)
+  const double peak = g_dev.fp_peak(!std::strcmp(r.prec, "double")) * 1e-9;
+  const double bw_roof = r.bytes > 0 ? g_dev.onchip_bw() * r.flops / r.bytes * 1e-9 : NAN; // GFlop/s
+  const double roof = peak > 0 ? std::min(bw_roof, peak) : bw_roof;
   const double pct = 100.0 * gflops / roof;
   const double esize = std::strcmp(r.prec, "double") ? 4.0 : 8.0;
   const double hbm_bytes = r.hbm_values * r.dofs * esize, hbm_pct = 100.0 * hbm_bytes / r.seconds / g_dev.hbm_bw;
@@ -171,9 +191,9 @@ static void emit(const Row &r)
               1e3 * r.seconds, gdofs, gflops, roof, pct, hbm_pct);
   std::fflush(stdout);
   if (g_csv) {
-    std::fprintf(g_csv, "%s,%d,%d,%s,%s,%.0f,%.6e,%.6e,%.6e,%.6e,%.6e,%.3f,%.6e,%.6e,%.6e,%.6e,%.3f\n", g_dev.name.c_str(),
+    std::fprintf(g_csv, "%s,%d,%d,%s,%s,%.0f,%.6e,%.6e,%.6e,%.6e,%.6e,%.3f,%.6e,%.6e,%.6e,%.6e,%.3f,%.6e\n", g_dev.name.c_str(),
                  r.dim, r.k, r.prec, r.op.c_str(), r.dofs, r.seconds, gdofs, gflops, roof, g_dev.onchip_bw() * 1e-9, pct,
-                 r.flops, r.bytes, g_dev.hbm_bw * 1e-9, hbm_bytes, hbm_pct);
+                 r.flops, r.bytes, g_dev.hbm_bw * 1e-9, hbm_bytes, hbm_pct, peak);
     std::fflush(g_csv);
   }
 }
@@ -336,12 +356,14 @@ int main(int argc, char **argv)
     CHECK_CUDA(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev));
     CHECK_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
     g_dev.hbm_bw = 2.0 * 1e3 * mem_khz * bus_bits / 8.0;
+    std::tie(g_dev.fp32_lanes, g_dev.fp64_lanes) = fp_lanes(prop.major, prop.minor);
     g_csv = std::fopen(opt.csv.c_str(), "w");
     if (!g_csv) throw std::runtime_error("cannot open " + opt.csv);
     std::fprintf(g_csv, "device,dim,k,precision,operation,dofs,seconds,gdofs_per_s,gflops,roofline_gflops,onchip_bw_gbs,"
-                        "roofline_pct,flops_per_call,shared_bytes_per_call,hbm_bw_gbs,hbm_bytes_per_call,hbm_pct\n");
-    std::printf("device: %s, %d SMs, clock %.0f MHz, on-chip bandwidth B = %.1f TB/s, HBM %.2f TB/s\n", prop.name,
-                g_dev.sms, g_dev.clock_hz * 1e-6, g_dev.onchip_bw() * 1e-12, g_dev.hbm_bw * 1e-12);
+                        "roofline_pct,flops_per_call,shared_bytes_per_call,hbm_bw_gbs,hbm_bytes_per_call,hbm_pct,fp_peak_gflops\n");
+    std::printf("device: %s, %d SMs, clock %.0f MHz, on-chip bandwidth B = %.1f TB/s, HBM %.2f TB/s, "
+                "peak %.1f / %.1f TFlop/s (FP32 / FP64)\n", prop.name, g_dev.sms, g_dev.clock_hz * 1e-6, g_dev.onchip_bw() * 1e-12,
+                g_dev.hbm_bw * 1e-12, g_dev.fp_peak(false) * 1e-12, g_dev.fp_peak(true) * 1e-12);
     std::printf("protocol: 1 warm-up, %d groups of %d runs, best group average\n", opt.groups, opt.reps);
     std::printf("%3s %3s %-6s %-22s %12s %10s %9s %9s %9s %7s %7s\n", "dim", "k", "prec", "operation", "DoF", "time[ms]",
                 "GDoF/s", "GFlop/s", "R[GF/s]", "R%", "HBM%");
