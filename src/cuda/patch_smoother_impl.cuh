@@ -339,7 +339,8 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     };
     if constexpr (!Pk) load_rhs_column();
     fill_inverse_table();
-    if constexpr (Plan::register_gather) closure.store(t, X0 + MapX::at(pib, 0, 0, 0), [](int x, int y, int z) { return x + y * n + z * n * n; });
+    if constexpr (Plan::register_gather)
+      closure.store(t, X0 + MapX::at(pib, 0, 0, 0), [](int x, int y, int z) { return x + y * n + z * n * n; });
     else wait_copies<Plan::async>();
     __syncthreads();
     if constexpr (Pk) load_rhs_column();
