@@ -3,6 +3,12 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
+
+// Grid strides per step of multi_dot's loop (-DVPATCH_MULTI_DOT_UNROLL=U overrides).
+#ifndef VPATCH_MULTI_DOT_UNROLL
+  #define VPATCH_MULTI_DOT_UNROLL 4
+#endif
 
 namespace vpatch {
 namespace cuda {
@@ -29,15 +35,141 @@ __global__ void indexed_copy_kernel(std::size_t n, const Number *src, const int 
     d = add ? d + v : v;
   }
 }
+// Pointers and coefficients of a group of at most multi_max vectors, passed by value.
+template <typename Number>
+struct Group {
+  const Number *v[multi_max];
+  Number a[multi_max];
+};
+constexpr int multi_threads = 256, multi_blocks = 1024;
+unsigned multi_grid(std::size_t n)
+{
+  const std::size_t b = (n + 4 * multi_threads - 1) / (4 * multi_threads); // at least 4 entries per thread
+  return (unsigned)(b < multi_blocks ? (b ? b : 1) : multi_blocks);
+}
+template <typename Number>
+__device__ Number warp_sum(Number v)
+{
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  return v;
+}
+// The block's sum of v (every thread's), valid in thread 0; red: one value per warp.
+template <typename Number>
+__device__ Number block_sum(Number v, Number *red)
+{
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  v = warp_sum(v);
+  __syncthreads(); // red free (a previous call's reads done)
+  if (lane == 0) red[warp] = v;
+  __syncthreads();
+  v = threadIdx.x < blockDim.x / 32 ? red[threadIdx.x] : Number(0);
+  return warp == 0 ? warp_sum(v) : v;
+}
+// partial[blockIdx.x][j] = this block's part of x . y[j]
+template <int NV, typename Number>
+__global__ void __launch_bounds__(multi_threads) multi_dot_kernel(std::size_t n, const Number *__restrict__ x, Group<Number> y, Number *__restrict__ partial)
+{
+  __shared__ Number red[multi_threads / 32];
+  Number s[NV];
+#pragma unroll
+  for (int j = 0; j < NV; ++j) s[j] = 0;
+  // U grid strides per step, their loads issued before the first product: a step's loads then
+  // overlap (one stride per step left about 40% of the memory bandwidth unused)
+  constexpr int U = VPATCH_MULTI_DOT_UNROLL;
+  const std::size_t stride = (std::size_t)gridDim.x * blockDim.x;
+  std::size_t i = blockIdx.x * (std::size_t)blockDim.x + threadIdx.x;
+  for (; i + (U - 1) * stride < n; i += U * stride) {
+    Number xv[U], yv[U][NV];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      xv[u] = x[i + u * stride];
+#pragma unroll
+      for (int j = 0; j < NV; ++j) yv[u][j] = y.v[j][i + u * stride];
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int j = 0; j < NV; ++j) s[j] = fma(xv[u], yv[u][j], s[j]);
+  }
+  for (; i < n; i += stride) {
+    const Number xi = x[i];
+#pragma unroll
+    for (int j = 0; j < NV; ++j) s[j] = fma(xi, y.v[j][i], s[j]);
+  }
+#pragma unroll
+  for (int j = 0; j < NV; ++j) {
+    const Number b = block_sum(s[j], red);
+    if (threadIdx.x == 0) partial[blockIdx.x * NV + j] = b;
+  }
+}
+// out[j] = sum over the blocks of partial[.][j], in one block
+template <typename Number>
+__global__ void __launch_bounds__(multi_threads) multi_dot_sum_kernel(int blocks, int nv, const Number *__restrict__ partial, Number *__restrict__ out)
+{
+  __shared__ Number red[multi_threads / 32];
+  for (int j = 0; j < nv; ++j) {
+    Number s = 0;
+    for (int b = threadIdx.x; b < blocks; b += blockDim.x) s += partial[b * nv + j];
+    s = block_sum(s, red);
+    if (threadIdx.x == 0) out[j] = s;
+  }
+}
+template <int NV, typename Number>
+__global__ void __launch_bounds__(multi_threads) multi_axpy_kernel(std::size_t n, Number *__restrict__ y, Group<Number> x)
+{
+  for (std::size_t i = blockIdx.x * (std::size_t)blockDim.x + threadIdx.x; i < n; i += (std::size_t)gridDim.x * blockDim.x) {
+    Number s = y[i];
+#pragma unroll
+    for (int j = 0; j < NV; ++j) s = fma(x.a[j], x.v[j][i], s);
+    y[i] = s;
+  }
+}
+// f(std::integral_constant<int, NV>) for NV = nv (1..multi_max)
+template <typename F>
+void with_group_size(int nv, F &&f)
+{
+  switch (nv) {
+  case 1: f(std::integral_constant<int, 1>{}); break;
+  case 2: f(std::integral_constant<int, 2>{}); break;
+  case 3: f(std::integral_constant<int, 3>{}); break;
+  case 4: f(std::integral_constant<int, 4>{}); break;
+  case 5: f(std::integral_constant<int, 5>{}); break;
+  case 6: f(std::integral_constant<int, 6>{}); break;
+  case 7: f(std::integral_constant<int, 7>{}); break;
+  default: f(std::integral_constant<int, multi_max>{}); break;
+  }
+}
+void check_cuda(cudaError_t e, const char *what)
+{
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+void check_launch(const char *what) { check_cuda(cudaGetLastError(), what); }
+
+// multi_dot's device scratch, kept between calls (a stream-ordered allocation per call cost
+// about 1 ms: the default pool returns its memory at every synchronization); one buffer for
+// the current device, reallocated when it grows or the device changes.
+struct MultiScratch {
+  void *p = nullptr;
+  std::size_t bytes = 0;
+  int device = -1;
+} scratch;
+void *multi_scratch(std::size_t bytes, cudaStream_t s)
+{
+  int device;
+  check_cuda(cudaGetDevice(&device), "vpatch::cuda::multi_dot (device)");
+  if (scratch.p && scratch.bytes >= bytes && scratch.device == device) return scratch.p;
+  release_multi_scratch();
+  check_cuda(cudaStreamSynchronize(s), "vpatch::cuda::multi_dot");
+  check_cuda(cudaMalloc(&scratch.p, bytes), "vpatch::cuda::multi_dot (allocation)");
+  scratch.bytes = bytes;
+  scratch.device = device;
+  return scratch.p;
+}
+
 unsigned grid_for(std::size_t n)
 {
   const std::size_t b = (n + 255) / 256;
   return (unsigned)(b < 65535 * 16 ? (b ? b : 1) : 65535 * 16);
-}
-void check_launch(const char *what)
-{
-  const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 } // namespace
 
@@ -66,6 +198,61 @@ void indexed_copy(std::size_t n, const Number *src, const int *sidx, Number *dst
   check_launch("vpatch::cuda::indexed_copy");
 }
 
+void release_multi_scratch()
+{
+  if (!scratch.p) return;
+  int current = -1;
+  (void)cudaGetDevice(&current);
+  if (current != scratch.device) (void)cudaSetDevice(scratch.device);
+  (void)cudaFree(scratch.p); // synchronizes the device
+  if (current != scratch.device && current >= 0) (void)cudaSetDevice(current);
+  scratch = MultiScratch{};
+}
+
+template <typename Number>
+void multi_dot(std::size_t n, const Number *x, int nv, const Number *const *y, Number *out, void *stream)
+{
+  if (nv <= 0) return;
+  if (!n) {
+    for (int j = 0; j < nv; ++j) out[j] = 0;
+    return;
+  }
+  const cudaStream_t s = (cudaStream_t)stream;
+  const unsigned blocks = multi_grid(n);
+  Number *work = static_cast<Number *>(multi_scratch(sizeof(Number) * ((std::size_t)blocks * multi_max + nv), s)); // partial sums of a group, then the nv results
+  Number *res = work + (std::size_t)blocks * multi_max;
+  for (int j0 = 0; j0 < nv; j0 += multi_max) {
+    const int g = nv - j0 < multi_max ? nv - j0 : multi_max;
+    Group<Number> grp{};
+    for (int j = 0; j < g; ++j) grp.v[j] = y[j0 + j];
+    with_group_size(g, [&](auto NV) { multi_dot_kernel<NV(), Number><<<blocks, multi_threads, 0, s>>>(n, x, grp, work); });
+    multi_dot_sum_kernel<Number><<<1, multi_threads, 0, s>>>((int)blocks, g, work, res + j0);
+    check_launch("vpatch::cuda::multi_dot");
+  }
+  check_cuda(cudaMemcpyAsync(out, res, sizeof(Number) * nv, cudaMemcpyDeviceToHost, s), "vpatch::cuda::multi_dot (result)");
+  check_cuda(cudaStreamSynchronize(s), "vpatch::cuda::multi_dot");
+}
+
+template <typename Number>
+void multi_axpy(std::size_t n, Number *y, int nv, const Number *alpha, const Number *const *x, void *stream)
+{
+  if (!n || nv <= 0) return;
+  for (int j0 = 0; j0 < nv; j0 += multi_max) {
+    const int g = nv - j0 < multi_max ? nv - j0 : multi_max;
+    Group<Number> grp{};
+    for (int j = 0; j < g; ++j) {
+      grp.v[j] = x[j0 + j];
+      grp.a[j] = alpha[j0 + j];
+    }
+    with_group_size(g, [&](auto NV) { multi_axpy_kernel<NV(), Number><<<grid_for(n), multi_threads, 0, (cudaStream_t)stream>>>(n, y, grp); });
+    check_launch("vpatch::cuda::multi_axpy");
+  }
+}
+
+template void multi_dot<double>(std::size_t, const double *, int, const double *const *, double *, void *);
+template void multi_dot<float>(std::size_t, const float *, int, const float *const *, float *, void *);
+template void multi_axpy<double>(std::size_t, double *, int, const double *, const double *const *, void *);
+template void multi_axpy<float>(std::size_t, float *, int, const float *, const float *const *, void *);
 template void indexed_copy<float>(std::size_t, const float *, const int *, float *, const int *, bool, void *);
 template void indexed_copy<double>(std::size_t, const double *, const int *, double *, const int *, bool, void *);
 template void axpby<float>(std::size_t, float, const float *, float, float *, void *);

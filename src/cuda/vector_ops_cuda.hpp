@@ -16,6 +16,17 @@ void convert(std::size_t n, const From *x, To *y, void *stream, bool add);
 // identity (the ghost exchanges' packs and unpacks, peer_exchange.hpp)
 template <typename Number>
 void indexed_copy(std::size_t n, const Number *src, const int *sidx, Number *dst, const int *didx, bool add, void *stream);
+// out[j] = sum_i x[i] y[j][i] for j < nv (host array out; returns when it is filled): one pass
+// over x and each y per group of multi_max vectors, sums in a fixed order (the same result
+// on every run)
+constexpr int multi_max = 8;
+template <typename Number>
+void multi_dot(std::size_t n, const Number *x, int nv, const Number *const *y, Number *out, void *stream);
+// frees multi_dot's device scratch (kept between calls; PETSc's finalization calls this)
+void release_multi_scratch();
+// y += sum_j alpha[j] x[j] for j < nv: one pass over y and each x per group of multi_max
+template <typename Number>
+void multi_axpy(std::size_t n, Number *y, int nv, const Number *alpha, const Number *const *x, void *stream);
 
 } // namespace cuda
 } // namespace vpatch

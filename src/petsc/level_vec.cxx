@@ -4,6 +4,7 @@
 // whose view and load reorder (files, HDF5 datasets by the vector's name, ASCII output), so
 // that they do not depend on the rank grid.
 #include "level.hpp"
+#include "device_vec_ops.hpp"
 #include <petsc/private/petscimpl.h> // donotPetscObjectPrintClassNamePrefixType
 
 namespace vpatch {
@@ -59,6 +60,7 @@ PetscErrorCode LevelCreateGlobalVec(const std::shared_ptr<Level> &L, VecType vty
   else PetscCall(LevelCompose((PetscObject)*v, L));
   PetscCall(VecSetOperation(*v, VECOP_VIEW, (void (*)(void))ViewOrLoad<false>));
   PetscCall(VecSetOperation(*v, VECOP_LOAD, (void (*)(void))ViewOrLoad<true>));
+  PetscCall(VecUseDeviceMultiOps(*v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

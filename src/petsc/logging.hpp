@@ -8,8 +8,9 @@ namespace vpatch {
 struct Events {
   // mult: MatMult; residual: a level's b - A x; peer: a ghost exchange through CUDA IPC;
   // peer_setup: making one (IPC handles); level_setup: a level's layout and PetscSFs;
-  // full_mg: PCVPatchMGApplyFull (the events of its kernels inside)
-  PetscLogEvent mult, residual, diagonal, smooth, prolong, restrict_, setup, convert, peer, peer_setup, level_setup, full_mg;
+  // full_mg: PCVPatchMGApplyFull (the events of its kernels inside); vec_mdot, vec_maxpy: the
+  // device vectors' VecMDot and VecMAXPY (device_vec_ops.hpp, inside PETSc's events)
+  PetscLogEvent mult, residual, diagonal, smooth, prolong, restrict_, setup, convert, peer, peer_setup, level_setup, full_mg, vec_mdot, vec_maxpy;
 };
 extern Events events;
 extern PetscClassId classid;

@@ -4,6 +4,7 @@
 #include "logging.hpp"
 #include "vec_access.hpp"
 #if defined(VPATCH_HAVE_CUDA)
+  #include "../cuda/vector_ops_cuda.hpp"
   #include <petscdevice.h>
 #endif
 
@@ -18,6 +19,9 @@ static PetscBool initialized = PETSC_FALSE;
 static PetscErrorCode Finalize(void)
 {
   initialized = PETSC_FALSE;
+#if defined(VPATCH_HAVE_CUDA) && !defined(PETSC_USE_COMPLEX)
+  cuda::release_multi_scratch(); // device_vec_ops
+#endif
   return PETSC_SUCCESS;
 }
 
@@ -59,6 +63,8 @@ PetscErrorCode VPatchInitializePackage(void)
   PetscCall(PetscLogEventRegister("VPatchPeerSetup", classid, &events.peer_setup));
   PetscCall(PetscLogEventRegister("VPatchLevelSetup", classid, &events.level_setup));
   PetscCall(PetscLogEventRegister("VPatchFullMG", classid, &events.full_mg));
+  PetscCall(PetscLogEventRegister("VPatchVecMDot", classid, &events.vec_mdot));
+  PetscCall(PetscLogEventRegister("VPatchVecMAXPY", classid, &events.vec_maxpy));
   PetscCall(PCRegister(PCVPATCH, PCCreate_VPatch));
   PetscCall(PCRegister(PCVPATCHMG, PCCreate_VPatchMG));
   PetscCall(PetscRegisterFinalize(Finalize));

@@ -2,7 +2,8 @@
 # GPU acceptance checks (run on a machine with an NVIDIA GPU and a CUDA PETSc, from the
 # repository root, after building build-cuda with CMake): kernel tests against the CPU
 # reference, the PETSc solver on the device against the CPU path (iterations, errors),
-# host-device copies inside KSPSolve, and compute-sanitizer memcheck/racecheck.
+# the device vectors' multi-vector operations against PETSc's, host-device copies inside
+# KSPSolve, and compute-sanitizer memcheck/racecheck.
 # Usage: tests/gpu/run_checks.sh [build dir] [log dir]
 # (RUN_CHECKS_KERNELS=0: skip the kernel test and its sanitizer runs, for a change to the
 #  PETSc glue only; the kernels' own checks then come from the last full run)
@@ -20,6 +21,11 @@ KERNELS=${RUN_CHECKS_KERNELS:-1}
 echo "== kernel tests (CUDA vs CPU reference, all variants)"
 if [ "$KERNELS" = 0 ]; then echo "skipped (RUN_CHECKS_KERNELS=0)"
 elif $B/tests/gpu/test_kernels_cuda > $LOG/kernels.log 2>&1; then ok "kernels: $(tail -1 $LOG/kernels.log)"; else bad "kernels: $(tail -1 $LOG/kernels.log)"; fi
+
+echo "== the device vectors' VecMDot / VecMAXPY against PETSc's VECCUDA (1 and 2 ranks)"
+for n in 1 2; do
+  if mpiexec --oversubscribe -n $n $B/tests/gpu/test_vec_ops > $LOG/vec_ops_$n.log 2>&1; then ok "vec ops, $n rank(s): $(tail -1 $LOG/vec_ops_$n.log)"; else bad "vec ops, $n rank(s): $(tail -1 $LOG/vec_ops_$n.log)"; fi
+done
 
 echo "== PETSc solves: device against host"
 cmp_run() { # args: label, options...

@@ -1,0 +1,11 @@
+// Multi-vector operations of the levels' device vectors (LevelCreateGlobalVec): VecMDot and
+// VecMAXPY in one pass over each vector per group of eight, where PETSc's VECCUDA (3.22)
+// runs its classical Gram-Schmidt at about a quarter of the memory bandwidth.
+#pragma once
+#include <petscvec.h>
+
+namespace vpatch {
+// Gives v (a VECSEQCUDA or VECMPICUDA vector; others are left alone) the plugin's VecMDot and
+// VecMAXPY; VecDuplicate passes them on.
+PetscErrorCode VecUseDeviceMultiOps(Vec v);
+} // namespace vpatch
