@@ -1,4 +1,5 @@
 #include "vector_ops_cuda.hpp"
+#include "kernels_cuda.hpp"
 #include <cuda_runtime.h>
 #include <stdexcept>
 #include <string>
@@ -158,9 +159,9 @@ void *multi_scratch(std::size_t bytes, cudaStream_t s)
   int device;
   check_cuda(cudaGetDevice(&device), "vpatch::cuda::multi_dot (device)");
   if (scratch.p && scratch.bytes >= bytes && scratch.device == device) return scratch.p;
+  check_cuda(cudaStreamSynchronize(s), "vpatch::cuda::multi_dot"); // (every call ends synchronized; a failed one may not have)
   release_multi_scratch();
-  check_cuda(cudaStreamSynchronize(s), "vpatch::cuda::multi_dot");
-  check_cuda(cudaMalloc(&scratch.p, bytes), "vpatch::cuda::multi_dot (allocation)");
+  scratch.p = device_malloc(bytes); // (std::bad_alloc: PETSC_ERR_MEM at the PETSc boundary)
   scratch.bytes = bytes;
   scratch.device = device;
   return scratch.p;

@@ -4,6 +4,7 @@
 #if defined(VPATCH_HAVE_CUDA) && !defined(PETSC_USE_COMPLEX)
   #include "../cuda/vector_ops_cuda.hpp"
   #include <petsc/private/vecimpl.h>
+  #include <exception>
   #include <vector>
 #endif
 
@@ -38,6 +39,20 @@ private:
   std::vector<const PetscScalar *> a_;
 };
 
+// f() (a call into src/cuda, which throws on a CUDA error) as a PETSc error code, so that the
+// caller can close its log events before it returns the error.
+template <typename F>
+PetscErrorCode DeviceCall(F &&f)
+{
+  PetscFunctionBegin;
+  try {
+    f();
+  } catch (const std::exception &e) {
+    SETERRQ(PETSC_COMM_SELF, ExceptionErrorCode(e), "vpatch: %s", e.what());
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CheckDeviceVecs(Vec x, PetscInt nv, const Vec *y, const char *what)
 {
   PetscFunctionBegin;
@@ -49,8 +64,8 @@ PetscErrorCode CheckDeviceVecs(Vec x, PetscInt nv, const Vec *y, const char *wha
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// val[j] = x . y[j] over the communicator
-PetscErrorCode DeviceMDot(Vec x, PetscInt nv, const Vec y[], PetscScalar *val)
+// val[j] = x . y[j] over this rank's entries (VecMDotBegin's local part)
+PetscErrorCode DeviceMDotLocal(Vec x, PetscInt nv, const Vec y[], PetscScalar *val)
 {
   PetscInt n;
   void *stream;
@@ -65,15 +80,25 @@ PetscErrorCode DeviceMDot(Vec x, PetscInt nv, const Vec y[], PetscScalar *val)
   VecRead xr(x, MemSpace::Device);
   PetscCall(xr.get(&xa));
   PetscCall(PetscLogGpuTimeBegin());
-  cuda::multi_dot((size_t)n, xa, (int)nv, ya.data(), val, stream);
+  const PetscErrorCode ierr = DeviceCall([&] { cuda::multi_dot((size_t)n, xa, (int)nv, ya.data(), val, stream); });
   PetscCall(PetscLogGpuTimeEnd());
+  if (ierr) PetscCall(PetscLogEventEnd(events.vec_mdot, x, 0, 0, 0));
+  PetscCall(ierr);
   PetscCall(PetscLogGpuFlops(2.0 * n * nv));
   PetscCall(PetscLogGpuToCpuScalar(nv * sizeof(PetscScalar)));
   PetscCall(xr.restore());
+  PetscCall(PetscLogEventEnd(events.vec_mdot, x, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// val[j] = x . y[j] over the communicator
+PetscErrorCode DeviceMDot(Vec x, PetscInt nv, const Vec y[], PetscScalar *val)
+{
   PetscMPIInt size;
+  PetscFunctionBegin;
+  PetscCall(DeviceMDotLocal(x, nv, y, val));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)x), &size));
   if (size > 1) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, val, (PetscMPIInt)nv, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)x)));
-  PetscCall(PetscLogEventEnd(events.vec_mdot, x, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -93,8 +118,10 @@ PetscErrorCode DeviceMAXPY(Vec y, PetscInt nv, const PetscScalar *alpha, Vec *x)
   DeviceArrays xa(nv);
   PetscCall(xa.get(x));
   PetscCall(PetscLogGpuTimeBegin());
-  cuda::multi_axpy((size_t)n, ya, (int)nv, alpha, xa.data(), stream);
+  const PetscErrorCode ierr = DeviceCall([&] { cuda::multi_axpy((size_t)n, ya, (int)nv, alpha, xa.data(), stream); });
   PetscCall(PetscLogGpuTimeEnd());
+  if (ierr) PetscCall(PetscLogEventEnd(events.vec_maxpy, y, 0, 0, 0));
+  PetscCall(ierr);
   PetscCall(PetscLogGpuFlops(2.0 * n * nv));
   PetscCall(yw.restore());
   PetscCall(PetscLogEventEnd(events.vec_maxpy, y, 0, 0, 0));
@@ -111,6 +138,7 @@ PetscErrorCode VecUseDeviceMultiOps(Vec v)
   PetscCall(VecMemSpace(v, &s));
   if (s == MemSpace::Device) {
     v->ops->mdot = Guarded<DeviceMDot>::call;
+    if (v->ops->mdot_local) v->ops->mdot_local = Guarded<DeviceMDotLocal>::call; // VecMDotBegin/End (pipelined Krylov methods)
     v->ops->maxpy = Guarded<DeviceMAXPY>::call;
   }
 #else

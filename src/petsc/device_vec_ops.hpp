@@ -5,7 +5,8 @@
 #include <petscvec.h>
 
 namespace vpatch {
-// Gives v (a VECSEQCUDA or VECMPICUDA vector; others are left alone) the plugin's VecMDot and
-// VecMAXPY; VecDuplicate passes them on.
+// Gives v (a VECSEQCUDA or VECMPICUDA vector; others are left alone) the plugin's VecMDot (and
+// the local part VecMDotBegin uses) and VecMAXPY; VecDuplicate passes them on. VecBindToCPU
+// reinstalls PETSc's own: after binding and unbinding, the vector uses PETSc's again.
 PetscErrorCode VecUseDeviceMultiOps(Vec v);
 } // namespace vpatch
