@@ -135,8 +135,10 @@ PetscErrorCode VecUseDeviceMultiOps(Vec v)
   PetscFunctionBegin;
 #if defined(VPATCH_HAVE_CUDA) && !defined(PETSC_USE_COMPLEX)
   MemSpace s;
+  PetscBool on = PETSC_TRUE;
   PetscCall(VecMemSpace(v, &s));
-  if (s == MemSpace::Device) {
+  PetscCall(PetscOptionsGetBool(nullptr, nullptr, "-vpatch_device_vec_ops", &on, nullptr)); // (off: PETSc's own, for comparisons)
+  if (s == MemSpace::Device && on) {
     v->ops->mdot = Guarded<DeviceMDot>::call;
     if (v->ops->mdot_local) v->ops->mdot_local = Guarded<DeviceMDotLocal>::call; // VecMDotBegin/End (pipelined Krylov methods)
     v->ops->maxpy = Guarded<DeviceMAXPY>::call;

@@ -7,6 +7,7 @@
 namespace vpatch {
 // Gives v (a VECSEQCUDA or VECMPICUDA vector; others are left alone) the plugin's VecMDot (and
 // the local part VecMDotBegin uses) and VecMAXPY; VecDuplicate passes them on. VecBindToCPU
-// reinstalls PETSc's own: after binding and unbinding, the vector uses PETSc's again.
+// reinstalls PETSc's own: after binding and unbinding, the vector uses PETSc's again. The
+// global option -vpatch_device_vec_ops 0 leaves every vector with PETSc's.
 PetscErrorCode VecUseDeviceMultiOps(Vec v);
 } // namespace vpatch

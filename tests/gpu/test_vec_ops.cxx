@@ -169,12 +169,34 @@ static PetscErrorCode RunMesh(PetscInt dim, PetscInt degree, PetscInt cells)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// -vpatch_device_vec_ops 0: the DM's vectors keep PETSc's operations.
+static PetscErrorCode CheckOptionOff()
+{
+  DM  dm;
+  Vec x, ref;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsSetValue(nullptr, "-vpatch_device_vec_ops", "0"));
+  PetscCall(VPatchCreateDM(PETSC_COMM_WORLD, 2, 1, 2, &dm));
+  PetscCall(DMSetVecType(dm, VECCUDA));
+  PetscCall(DMCreateGlobalVector(dm, &x));
+  PetscCall(VecCreate(PETSC_COMM_WORLD, &ref));
+  PetscCall(VecSetLayout(ref, x->map));
+  PetscCall(VecSetType(ref, VECCUDA));
+  Check(x->ops->mdot == ref->ops->mdot && x->ops->maxpy == ref->ops->maxpy, "-vpatch_device_vec_ops 0 keeps PETSc's operations", 0, 0);
+  PetscCall(PetscOptionsClearValue(nullptr, "-vpatch_device_vec_ops"));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&ref));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, nullptr, nullptr));
   PetscCall(RunMesh(2, 1, 2));
   PetscCall(RunMesh(3, 2, 16));
   PetscCall(RunMesh(3, 3, 64));
+  PetscCall(CheckOptionOff());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d passed, %d failed\n", checks - failures, failures));
   PetscCall(PetscFinalize());
   return failures;
