@@ -74,8 +74,8 @@ __global__ void __launch_bounds__(multi_threads) multi_dot_kernel(std::size_t n,
   Number s[NV];
 #pragma unroll
   for (int j = 0; j < NV; ++j) s[j] = 0;
-  // U grid strides per step, their loads issued before the first product: a step's loads then
-  // overlap (one stride per step left about 40% of the memory bandwidth unused)
+  // U grid strides per step, their loads issued before the first product, so that a step's
+  // loads overlap (H100: +13% on the GPU timer against one stride, bench/NOTES.md)
   constexpr int U = VPATCH_MULTI_DOT_UNROLL;
   const std::size_t stride = (std::size_t)gridDim.x * blockDim.x;
   std::size_t i = blockIdx.x * (std::size_t)blockDim.x + threadIdx.x;
@@ -146,9 +146,9 @@ void check_cuda(cudaError_t e, const char *what)
 }
 void check_launch(const char *what) { check_cuda(cudaGetLastError(), what); }
 
-// multi_dot's device scratch, kept between calls (a stream-ordered allocation per call cost
-// about 1 ms: the default pool returns its memory at every synchronization); one buffer for
-// the current device, reallocated when it grows or the device changes.
+// multi_dot's device scratch, kept between calls (with a stream-ordered allocation per call the
+// GPU timer saw VecMDot at 253 against 474 GFlop/s, bench/NOTES.md); one buffer for the current
+// device, reallocated when it grows or the device changes.
 struct MultiScratch {
   void *p = nullptr;
   std::size_t bytes = 0;
