@@ -1,6 +1,6 @@
 // Multi-vector operations of the levels' device vectors (LevelCreateGlobalVec): VecMDot and
 // VecMAXPY in one pass over each vector per group of eight, where PETSc's VECCUDA (3.22)
-// runs its classical Gram-Schmidt at about a quarter of the memory bandwidth.
+// runs the VecMDot of its classical Gram-Schmidt at about a fifth of the memory bandwidth.
 #pragma once
 #include <petscvec.h>
 
