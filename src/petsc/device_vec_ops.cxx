@@ -57,7 +57,7 @@ PetscErrorCode CheckDeviceVecs(Vec x, PetscInt nv, const Vec *y, const char *wha
 {
   PetscFunctionBegin;
   for (PetscInt j = 0; j < nv; ++j) {
-    MemSpace s;
+    MemSpace s = MemSpace::Host;
     PetscCall(VecMemSpace(y[j], &s));
     PetscCheck(s == MemSpace::Device, PetscObjectComm((PetscObject)x), PETSC_ERR_ARG_WRONG, "%s: vector %" PetscInt_FMT " of the list is not a CUDA vector", what, j);
   }
@@ -134,7 +134,7 @@ PetscErrorCode VecUseDeviceMultiOps(Vec v)
 {
   PetscFunctionBegin;
 #if defined(VPATCH_HAVE_CUDA) && !defined(PETSC_USE_COMPLEX)
-  MemSpace s;
+  MemSpace s = MemSpace::Host;
   PetscBool on = PETSC_TRUE;
   PetscCall(VecMemSpace(v, &s));
   PetscCall(PetscOptionsGetBool(nullptr, nullptr, "-vpatch_device_vec_ops", &on, nullptr)); // (off: PETSc's own, for comparisons)
