@@ -66,12 +66,12 @@ __device__ Number block_sum(Number v, Number *red)
   v = threadIdx.x < blockDim.x / 32 ? red[threadIdx.x] : Number(0);
   return warp == 0 ? warp_sum(v) : v;
 }
-// partial[blockIdx.x][j] = this block's part of x . y[j]
-template <int NV, typename Number>
-__global__ void __launch_bounds__(multi_threads) multi_dot_kernel(std::size_t n, const Number *__restrict__ x, Group<Number> y, Number *__restrict__ partial)
+// partial[blockIdx.x][j] = this block's part of x . y[j], summed in Acc
+template <int NV, typename Number, typename Acc = Number>
+__global__ void __launch_bounds__(multi_threads) multi_dot_kernel(std::size_t n, const Number *__restrict__ x, Group<Number> y, Acc *__restrict__ partial)
 {
-  __shared__ Number red[multi_threads / 32];
-  Number s[NV];
+  __shared__ Acc red[multi_threads / 32];
+  Acc s[NV];
 #pragma unroll
   for (int j = 0; j < NV; ++j) s[j] = 0;
   // U grid strides per step, their loads issued before the first product, so that a step's
@@ -90,16 +90,16 @@ __global__ void __launch_bounds__(multi_threads) multi_dot_kernel(std::size_t n,
 #pragma unroll
     for (int u = 0; u < U; ++u)
 #pragma unroll
-      for (int j = 0; j < NV; ++j) s[j] = fma(xv[u], yv[u][j], s[j]);
+      for (int j = 0; j < NV; ++j) s[j] = fma((Acc)xv[u], (Acc)yv[u][j], s[j]);
   }
   for (; i < n; i += stride) {
-    const Number xi = x[i];
+    const Acc xi = x[i];
 #pragma unroll
-    for (int j = 0; j < NV; ++j) s[j] = fma(xi, y.v[j][i], s[j]);
+    for (int j = 0; j < NV; ++j) s[j] = fma(xi, (Acc)y.v[j][i], s[j]);
   }
 #pragma unroll
   for (int j = 0; j < NV; ++j) {
-    const Number b = block_sum(s[j], red);
+    const Acc b = block_sum(s[j], red);
     if (threadIdx.x == 0) partial[blockIdx.x * NV + j] = b;
   }
 }
@@ -235,6 +235,23 @@ void multi_dot(std::size_t n, const Number *x, int nv, const Number *const *y, N
 }
 
 template <typename Number>
+double sum_squares(std::size_t n, const Number *x, void *stream)
+{
+  if (!n) return 0;
+  const cudaStream_t s = (cudaStream_t)stream;
+  const unsigned blocks = multi_grid(n);
+  double *work = static_cast<double *>(multi_scratch(sizeof(double) * (blocks + 1), s)), *res = work + blocks, out;
+  Group<Number> grp{};
+  grp.v[0] = x;
+  multi_dot_kernel<1, Number, double><<<blocks, multi_threads, 0, s>>>(n, x, grp, work);
+  multi_dot_sum_kernel<double><<<1, multi_threads, 0, s>>>((int)blocks, 1, work, res);
+  check_launch("vpatch::cuda::sum_squares");
+  check_cuda(cudaMemcpyAsync(&out, res, sizeof(double), cudaMemcpyDeviceToHost, s), "vpatch::cuda::sum_squares (result)");
+  check_cuda(cudaStreamSynchronize(s), "vpatch::cuda::sum_squares");
+  return out;
+}
+
+template <typename Number>
 void multi_axpy(std::size_t n, Number *y, int nv, const Number *alpha, const Number *const *x, void *stream)
 {
   if (!n || nv <= 0) return;
@@ -252,6 +269,7 @@ void multi_axpy(std::size_t n, Number *y, int nv, const Number *alpha, const Num
 
 template void multi_dot<double>(std::size_t, const double *, int, const double *const *, double *, void *);
 template void multi_dot<float>(std::size_t, const float *, int, const float *const *, float *, void *);
+template double sum_squares<float>(std::size_t, const float *, void *);
 template void multi_axpy<double>(std::size_t, double *, int, const double *, const double *const *, void *);
 template void multi_axpy<float>(std::size_t, float *, int, const float *, const float *const *, void *);
 template void indexed_copy<float>(std::size_t, const float *, const int *, float *, const int *, bool, void *);

@@ -22,7 +22,11 @@ void indexed_copy(std::size_t n, const Number *src, const int *sidx, Number *dst
 constexpr int multi_max = 8;
 template <typename Number>
 void multi_dot(std::size_t n, const Number *x, int nv, const Number *const *y, Number *out, void *stream);
-// frees multi_dot's device scratch (kept between calls; PETSc's finalization calls this)
+// sum_i x[i]^2, summed in double in a fixed order (returns when it is known): the norm of
+// the mixed-precision Richardson steps' float residuals
+template <typename Number>
+double sum_squares(std::size_t n, const Number *x, void *stream);
+// frees multi_dot's and sum_squares' device scratch (kept between calls; PETSc's finalization calls this)
 void release_multi_scratch();
 // y += sum_j alpha[j] x[j] for j < nv: one pass over y and each x per group of multi_max
 template <typename Number>

@@ -161,6 +161,15 @@ void convert(MemSpace s, size_t n, const From *x, To *y, void *stream, bool add)
 template void convert<double, float>(MemSpace, size_t, const double *, float *, void *, bool);
 template void convert<float, double>(MemSpace, size_t, const float *, double *, void *, bool);
 
+double sum_squares(MemSpace s, size_t n, const float *x, void *stream)
+{
+  double sum = 0;
+  if (s == MemSpace::Host)
+    for (size_t i = 0; i < n; ++i) sum += (double)x[i] * x[i];
+  else if constexpr (have_cuda) sum = cuda::sum_squares(n, x, stream);
+  return sum;
+}
+
 template <typename T>
 PetscErrorCode BufferReserve(Buffer<T> &buf, MemSpace s, size_t n, const char *what)
 {

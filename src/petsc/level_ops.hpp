@@ -74,6 +74,9 @@ PetscErrorCode BufferReserve(Buffer<T> &buf, MemSpace s, size_t n, const char *w
 // in memory space s (the precision conversions of PCVPATCHMG).
 template <typename From, typename To>
 void convert(MemSpace s, size_t n, const From *x, To *y, void *stream, bool add = false);
+// sum_i x[i]^2 on n entries in memory space s, summed in double (the norms of PCVPATCHMG's
+// float residuals); on the device it returns once the sum is known.
+double sum_squares(MemSpace s, size_t n, const float *x, void *stream);
 
 template <typename Number>
 class LevelOps {

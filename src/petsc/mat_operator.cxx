@@ -1,5 +1,5 @@
 // The level operator as a MATSHELL: MatMult by sum factorization (the kernels of
-// LevelOps), MatMultTranspose (= MatMult, A is symmetric), MatGetDiagonal.
+// LevelOps), MatMultTranspose (= MatMult, A is symmetric), MatResidual, MatGetDiagonal.
 #include "../../include/vpatch.h"
 #include "logging.hpp"
 #include "shell_base.hpp"
@@ -36,6 +36,43 @@ static PetscErrorCode MatMult_VPatch(Mat A, Vec x, Vec y)
   PetscCall(yw.restore());
   PetscCall(xr.restore());
   PetscCall(PetscLogEventEnd(events.mult, A, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// r = b - A x (MatResidual: PCMG's level residuals, the PCs' Richardson steps) in one pass
+// over r where the device kernels allow (LevelOps::residual), where MATSHELL's scalings and
+// shifts (which its MatResidual would not apply) have not changed A; else MatMult and VecAYPX.
+static PetscErrorCode MatResidual_VPatch(Mat A, Vec b, Vec x, Vec r)
+{
+  OperatorContext *ctx;
+  LevelOps<PetscScalar> *ops = nullptr;
+  MemSpace s = MemSpace::Host, t = MemSpace::Host;
+  PetscBool base;
+  const PetscScalar *ba, *xa;
+  PetscScalar *ra;
+  PetscFunctionBegin;
+  PetscCheck(r != x && r != b, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_IDN, "MatResidual: r must differ from b and x");
+  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(ctx->shell.is_base(A, MatMult_VPatch, &base));
+  if (!base) {
+    PetscCall(MatMult(A, x, r));
+    PetscCall(VecAYPX(r, -1.0, b));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(SameSpace(x, r, &s));
+  PetscCall(SameSpace(b, r, &t));
+  PetscCall(ctx->ops.get(s, &ops));
+  VecRead br(b, s), xr(x, s);
+  VecWrite rw(r, s, false);
+  PetscCall(PetscLogEventBegin(events.residual, A, b, x, r));
+  PetscCall(br.get(&ba));
+  PetscCall(xr.get(&xa));
+  PetscCall(rw.get(&ra));
+  PetscCall(ops->residual(ba, xa, ra));
+  PetscCall(rw.restore());
+  PetscCall(xr.restore());
+  PetscCall(br.restore());
+  PetscCall(PetscLogEventEnd(events.residual, A, b, x, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -158,6 +195,7 @@ static PetscErrorCode CreateOperator(MPI_Comm comm, const std::shared_ptr<Level>
   PetscCall(MatCreateShell(comm, n, n, N, N, ctx, A));
   PetscCall(MatShellSetOperation(*A, MATOP_MULT, (void (*)(void))Guarded<MatMult_VPatch>::call));
   PetscCall(MatShellSetOperation(*A, MATOP_MULT_TRANSPOSE, (void (*)(void))Guarded<MatMult_VPatch>::call));
+  PetscCall(MatShellSetOperation(*A, MATOP_RESIDUAL, (void (*)(void))Guarded<MatResidual_VPatch>::call));
   PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))Guarded<MatGetDiagonal_VPatch>::call));
   PetscCall(MatShellSetOperation(*A, MATOP_VIEW, (void (*)(void))MatView_VPatch));
   PetscCall(MatShellSetOperation(*A, MATOP_DUPLICATE, (void (*)(void))Guarded<MatDuplicate_VPatch>::call));

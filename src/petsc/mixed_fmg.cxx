@@ -1,5 +1,6 @@
 #include "mixed_fmg.hpp"
 #include "logging.hpp"
+#include <cmath>
 
 namespace vpatch {
 
@@ -25,9 +26,44 @@ void MixedFMG::set_stream(void *stream)
   transfers_->set_stream(stream);
 }
 
+PetscErrorCode MixedFMG::residual(Hierarchy<float> &cycles, int l, const double *b, const double *x, PetscReal *norm)
+{
+  LevelOps<double> &A = *ops_[l];
+  const size_t n = (size_t)A.box().owned_points();
+  double *r = r_[l].data();
+  PetscFunctionBegin;
+  const bool one_pass = !r; // r_[l] is empty where the residual goes to float in one pass (constructor)
+  PetscCall(PetscLogEventBegin(events.residual, 0, 0, 0, 0));
+  if (one_pass) PetscCall(A.residual_to_float(b, x, cycles.rhs(l)));
+  else PetscCall(A.residual(b, x, r));
+  PetscCall(PetscLogEventEnd(events.residual, 0, 0, 0, 0));
+  if (!one_pass) {
+    PetscCall(PetscLogEventBegin(events.convert, 0, 0, 0, 0));
+    convert(A.space(), n, r, cycles.rhs(l), A.stream());
+    PetscCall(PetscLogEventEnd(events.convert, 0, 0, 0, 0));
+  }
+  if (norm) {
+    double sum = sum_squares(A.space(), n, cycles.rhs(l), A.stream());
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, A.level().comm));
+    *norm = (PetscReal)std::sqrt(sum);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MixedFMG::correct(Hierarchy<float> &cycles, const CycleConfig &cfg, int l, double *x, bool add)
+{
+  LevelOps<double> &A = *ops_[l];
+  PetscFunctionBegin;
+  PetscCall(cycles.cycle_level(cfg, l, true));
+  PetscCall(PetscLogEventBegin(events.convert, 0, 0, 0, 0));
+  convert(A.space(), (size_t)A.box().owned_points(), cycles.solution(l), x, A.stream(), add);
+  PetscCall(PetscLogEventEnd(events.convert, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, const double *b, double *x)
 {
-  const int f = (int)ops_.size() - 1;
+  const int f = finest();
   auto rhs = [&](int l) -> const double * { return l == f ? b : b_[l].data(); };
   auto sol = [&](int l) { return l == f ? x : x_[l].data(); };
   PetscFunctionBegin;
@@ -38,29 +74,15 @@ PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, c
   PetscCall(PetscLogEventEnd(events.restrict_, 0, 0, 0, 0));
   for (int l = 0; l <= f; ++l) {
     if (!ops_[l]) continue; // a coarse level on rank 0 alone
-    LevelOps<double> &A = *ops_[l];
-    const size_t n = (size_t)A.box().owned_points();
-    double *xl = sol(l), *r = r_[l].data();
-    PetscCall(A.zero(xl));
+    double *xl = sol(l);
+    PetscCall(ops_[l]->zero(xl));
     if (l > 0) {
       PetscCall(PetscLogEventBegin(events.prolong, 0, 0, 0, 0));
       PetscCall(transfers_->prolongate_add(l, sol(l - 1), xl));
       PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
     }
-    const bool one_pass = !r; // r_[l] is empty where the residual goes to float in one pass (constructor)
-    PetscCall(PetscLogEventBegin(events.residual, 0, 0, 0, 0));
-    if (one_pass) PetscCall(A.residual_to_float(rhs(l), xl, cycles.rhs(l)));
-    else PetscCall(A.residual(rhs(l), xl, r));
-    PetscCall(PetscLogEventEnd(events.residual, 0, 0, 0, 0));
-    if (!one_pass) {
-      PetscCall(PetscLogEventBegin(events.convert, 0, 0, 0, 0));
-      convert(A.space(), n, r, cycles.rhs(l), A.stream());
-      PetscCall(PetscLogEventEnd(events.convert, 0, 0, 0, 0));
-    }
-    PetscCall(cycles.cycle_level(cfg, l, true));
-    PetscCall(PetscLogEventBegin(events.convert, 0, 0, 0, 0));
-    convert(A.space(), n, cycles.solution(l), xl, A.stream(), true); // x_l += the correction
-    PetscCall(PetscLogEventEnd(events.convert, 0, 0, 0, 0));
+    PetscCall(residual(cycles, l, rhs(l), xl));
+    PetscCall(correct(cycles, cfg, l, xl)); // x_l += the correction
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,4 +1,5 @@
-// Full multigrid in mixed precision with double-precision level solutions (the
+// Full multigrid and iterative refinement in mixed precision, the double side of
+// PCVPATCHMG's float hierarchy. Full multigrid with double-precision level solutions (the
 // nested iteration of paper Algorithm 2.2 as iterative refinement on every level): the
 // right-hand side is restricted and each level's solution is kept in double; on each level
 // the interpolated coarse solution's residual is formed in double, one cycle of the float
@@ -6,6 +7,8 @@
 // in float, yet the result is as accurate as the double nested iteration: the float
 // rounding is relative to the correction, which is small once the coarse solution is
 // interpolated, not to the solution itself (a float full multigrid stops at float accuracy).
+// The same two steps on the finest level are PCVPATCHMG's Richardson iteration in single
+// precision (PCApplyRichardson).
 #pragma once
 #include "hierarchy.hpp"
 
@@ -18,6 +21,13 @@ public:
   void set_stream(void *stream);
   // x = full multigrid for A x = b on the finest level (owned double arrays, not aliased).
   PetscErrorCode run(Hierarchy<float> &cycles, const CycleConfig &cfg, const double *b, double *x);
+  // The refinement steps on level l (owned arrays of the level): the float right-hand side of
+  // level l = (float)(b - A x), formed in double, with norm: the 2-norm of that float vector
+  // over the ranks (summed in double); then x += the float cycle on level l from zero (x =
+  // it where !add).
+  PetscErrorCode residual(Hierarchy<float> &cycles, int l, const double *b, const double *x, PetscReal *norm = nullptr);
+  PetscErrorCode correct(Hierarchy<float> &cycles, const CycleConfig &cfg, int l, double *x, bool add = true);
+  int finest() const { return (int)ops_.size() - 1; }
 
 private:
   std::vector<std::unique_ptr<LevelOps<double>>> ops_;

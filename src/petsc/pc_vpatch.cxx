@@ -4,6 +4,7 @@
 // zero initial guess; off PCMG's levels up to the tolerances).
 #include "../../include/vpatch.h"
 #include "logging.hpp"
+#include "richardson_test.hpp"
 #include "shell_base.hpp"
 #include "smoother_options.hpp"
 #include "vec_access.hpp"
@@ -95,20 +96,17 @@ static PetscErrorCode IsLevelSmoother(PC pc, bool *level)
 }
 
 // KSPRichardson's fast path (taken without monitors). On a PCMG level its sweeps run as given,
-// as PCSOR's do. Elsewhere, as in PCMG's own Richardson application, the tolerances end them:
-// after each step the unpreconditioned residual ||b - A y|| (whatever the KSP's norm type)
-// against max(rtol ||b||, abstol) and dtol ||b|| (PETSc's default test, which with a nonzero
-// initial guess also measures against ||b||, or against the initial residual where b = 0: an
-// initial guess that already meets it, or is already diverged, takes no step; w holds the
-// residuals; the KSP's choice of the initial residual norm does not reach this path); a NaN or Inf residual ends them as divergence; the last step reached is
-// CONVERGED_ITS, PETSc's convention for this path. Off PCMG's levels, where A (pc->mat) is not
-// the operator the PC sweeps (pc->pmat), a step is a correction y += B (b - A y), B one sweep
-// from zero (on PCMG's levels Amat is Pmat).
+// as PCSOR's do. Elsewhere, as in PCMG's own Richardson application, the tolerances end them
+// (richardson_test.hpp: after each step ||b - A y||, whatever the KSP's norm type; an initial
+// guess that already meets them, or is already diverged, takes no step; w holds the
+// residuals); the last step reached is CONVERGED_ITS, PETSc's convention for this path. Off
+// PCMG's levels, where A (pc->mat) is not the operator the PC sweeps (pc->pmat), a step is a
+// correction y += B (b - A y), B one sweep from zero (on PCMG's levels Amat is Pmat).
 static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its,
                                                PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   bool level;
-  PetscReal r0, rn;
+  PetscReal bnorm, rn;
   Vec z = nullptr;
   PetscFunctionBegin;
   if (guesszero) PetscCall(VecZeroEntries(y));
@@ -121,24 +119,21 @@ static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, Petsc
   }
   auto residual = [&](PetscReal *norm) -> PetscErrorCode {
     PetscFunctionBegin;
-    PetscCall(MatMult(pc->mat, y, w));
-    PetscCall(VecAYPX(w, -1.0, b));
+    PetscCall(MatResidual(pc->mat, b, y, w));
     PetscCall(VecNorm(w, NORM_2, norm));
     PetscFunctionReturn(PETSC_SUCCESS);
   };
   const bool correction = pc->mat != pc->pmat;
-  PetscCall(VecNorm(b, NORM_2, &r0));
+  PetscCall(VecNorm(b, NORM_2, &bnorm));
   if (guesszero) {
-    rn = r0;
+    rn = bnorm;
     if (correction) PetscCall(VecCopy(b, w));
   } else PetscCall(residual(&rn));
-  if (r0 == 0) r0 = rn; // b = 0 from a nonzero guess: against the initial residual, as PETSc's test
-  const PetscReal ttol = PetscMax(rtol * r0, abstol);
-  const bool diverged = PetscIsInfOrNanReal(rn) || (dtol > 0 && rn > dtol * r0);
-  if (diverged || rn <= ttol) { // (a first sweep can overwrite the boundary values that made it Inf or NaN)
+  const RichardsonTest test(bnorm, rn, rtol, abstol, dtol);
+  if (const PCRichardsonConvergedReason r = test(rn)) { // (a first sweep can overwrite the boundary values that made it Inf or NaN)
     *outits = 0;
-    *reason = diverged ? PCRICHARDSON_DIVERGED_DTOL : rn < abstol ? PCRICHARDSON_CONVERGED_ATOL : PCRICHARDSON_CONVERGED_RTOL;
-    PetscCall(PetscInfo(pc, "vpatch Richardson: the initial residual norm is %g (||b|| %g)\n", (double)rn, (double)r0));
+    *reason = r;
+    PetscCall(PetscInfo(pc, "vpatch Richardson: the initial residual norm is %g (||b|| %g)\n", (double)rn, (double)bnorm));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (correction) PetscCall(VecDuplicate(y, &z));
@@ -150,17 +145,13 @@ static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, Petsc
     } else PetscCall(Sweep(pc, b, y, 1, guesszero && i == 0));
     PetscCall(residual(&rn));
     *outits = i + 1;
-    if (PetscIsInfOrNanReal(rn) || (dtol > 0 && rn > dtol * r0)) {
-      *reason = PCRICHARDSON_DIVERGED_DTOL;
-      break;
-    }
-    if (rn <= ttol) {
-      *reason = rn < abstol ? PCRICHARDSON_CONVERGED_ATOL : PCRICHARDSON_CONVERGED_RTOL;
+    if (const PCRichardsonConvergedReason r = test(rn)) {
+      *reason = r;
       break;
     }
   }
   PetscCall(VecDestroy(&z));
-  PetscCall(PetscInfo(pc, "vpatch Richardson: %" PetscInt_FMT " steps, residual norm %g (||b|| %g)\n", *outits, (double)rn, (double)r0));
+  PetscCall(PetscInfo(pc, "vpatch Richardson: %" PetscInt_FMT " steps, residual norm %g (||b|| %g)\n", *outits, (double)rn, (double)bnorm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

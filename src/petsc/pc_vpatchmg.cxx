@@ -8,11 +8,13 @@
 #include "compat.hpp"
 #include "hierarchy.hpp"
 #include "mixed_fmg.hpp"
+#include "richardson_test.hpp"
 #include "logging.hpp"
 #include "shell_base.hpp"
 #include "smoother_options.hpp"
 #include "vec_access.hpp"
 #include <petsc/private/pcimpl.h>
+#include <optional>
 #include <type_traits>
 
 const char *const PCVPatchMGPrecisions[] = {"single", "double", "PCVPatchMGPrecision", "PC_VPATCHMG_", nullptr};
@@ -182,9 +184,25 @@ static PetscErrorCode GetHierarchy(PC_VPatchMG *mg, MemSpace s, std::unique_ptr<
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The double side of the float hierarchy (full multigrid, Richardson steps), made on first use.
+static PetscErrorCode GetMixed(PC_VPatchMG *mg, MemSpace s)
+{
+  PetscFunctionBegin;
+  try {
+    if (!mg->fmg) mg->fmg = std::make_unique<MixedFMG>(mg->mesh, s, mg->agg);
+  } catch (const std::exception &e) {
+    SETERRQ(PETSC_COMM_SELF, ExceptionErrorCode(e), "vpatch: %s", e.what());
+  }
+  mg->fmg->set_stream(mg->single->level(mg->single->size() - 1).stream());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // y = cycle(b) (its transpose): V/W-cycle from zero, or full multigrid (nested iteration).
+// keep_y (Richardson steps): y is the start, not overwritten: the double cycle runs from y on
+// the right-hand side b, the float cycle's correction of b (then the residual of y) is added
+// to y in double.
 template <typename Number>
-static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, Vec y, bool full, bool transpose)
+static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, Vec y, bool full, bool transpose, bool keep_y = false)
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
   MemSpace s = MemSpace::Host;
@@ -196,18 +214,14 @@ static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, V
   Hierarchy<Number> &H = *h;
   const int f = H.size() - 1;
   const size_t n = (size_t)H.level(f).box().owned_points();
+  PetscCheck(!(keep_y && full), PETSC_COMM_SELF, PETSC_ERR_PLIB, "vpatch: full multigrid starts from zero");
   VecRead br(b, s);
-  VecWrite yw(y, s, false);
+  VecWrite yw(y, s, keep_y);
   PetscCall(br.get(&ba));
   PetscCall(yw.get(&ya));
   if constexpr (std::is_same_v<Number, float>) {
     if (full && mg->fmg_double) {
-      try {
-        if (!mg->fmg) mg->fmg = std::make_unique<MixedFMG>(mg->mesh, s, mg->agg);
-      } catch (const std::exception &e) {
-        SETERRQ(PETSC_COMM_SELF, ExceptionErrorCode(e), "vpatch: %s", e.what());
-      }
-      mg->fmg->set_stream(H.level(f).stream());
+      PetscCall(GetMixed(mg, s));
       PetscCall(mg->fmg->run(H, mg->config(), ba, ya));
       PetscCall(yw.restore());
       PetscCall(br.restore());
@@ -221,11 +235,11 @@ static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, V
     PetscCall(PetscLogEventEnd(events.convert, pc, b, y, 0));
   }
   if (full) PetscCall(H.full(mg->config()));
-  else PetscCall(H.cycle(mg->config(transpose), true));
+  else PetscCall(H.cycle(mg->config(transpose), !(keep_y && std::is_same_v<Number, PetscScalar>)));
   if constexpr (std::is_same_v<Number, PetscScalar>) H.bind_finest(nullptr, nullptr);
   else {
     PetscCall(PetscLogEventBegin(events.convert, pc, b, y, 0));
-    convert(s, n, H.solution(f), ya, H.level(f).stream());
+    convert(s, n, H.solution(f), ya, H.level(f).stream(), keep_y);
     PetscCall(PetscLogEventEnd(events.convert, pc, b, y, 0));
   }
   PetscCall(yw.restore());
@@ -244,6 +258,99 @@ static PetscErrorCode Apply(PC pc, Vec b, Vec y, bool full, bool transpose = fal
 }
 
 static PetscErrorCode PCApply_VPatchMG(PC pc, Vec b, Vec y) { return Apply(pc, b, y, false); }
+
+// KSPRichardson's fast path (taken without monitors, with PETSc's default or no convergence
+// test): the iteration of the paper's Algorithm 2.2 after its full multigrid, cycles on the
+// finest level until ||b - A y|| meets the tolerances (richardson_test.hpp, as PCVPATCH's fast
+// path; A = pc->mat). Where A is the operator the hierarchy was built on: in double a step is
+// one cycle from y, the residuals for the tests MatResidual's in w; in single precision a step
+// of iterative refinement (MixedFMG): the double residual rounded to float (in one pass on
+// one GPU), whose norm the tests take, the float cycle on it from zero, its correction added
+// to y in double. With another A a step is y += the cycle of w = b - A y (MatResidual). The
+// last step reached is CONVERGED_ITS, PETSc's convention for this path.
+static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its,
+                                                 PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
+{
+  auto *mg = static_cast<PC_VPatchMG *>(pc->data);
+  const bool single = mg->precision == PC_VPATCHMG_SINGLE, own = pc->mat == pc->pmat;
+  const bool fused = single && own, in_place = !single && own; // (else corrections of w = b - A y)
+  const bool tested = rtol > 0 || abstol > 0 || dtol > 0;
+  PetscReal bnorm, rn;
+  MemSpace s = MemSpace::Host;
+  PetscFunctionBegin;
+  PetscCall(OperatorCheckSetUp(pc, mg->mesh.empty() ? nullptr : mg->mesh.back().get(), "PCVPATCHMG"));
+  PetscCall(SameSpace(b, y, &s));
+  *outits = 0;
+  *reason = PCRICHARDSON_CONVERGED_ITS;
+  PetscCall(VecNorm(b, NORM_2, &bnorm));
+  // fused: the float hierarchy's finest right-hand side holds the residual of y between the
+  // steps; b and y as raw arrays throughout
+  std::optional<VecRead> br;
+  std::optional<VecWrite> yw;
+  const PetscScalar *ba = nullptr;
+  PetscScalar *ya = nullptr;
+  int f = 0;
+  auto residual = [&]() -> PetscErrorCode { // rn = the norm of y's residual (fused: of the float residual)
+    PetscFunctionBegin;
+    if (fused) PetscCall(mg->fmg->residual(*mg->single, f, ba, ya, &rn));
+    else {
+      PetscCall(MatResidual(pc->mat, b, y, w));
+      PetscCall(VecNorm(w, NORM_2, &rn));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
+  auto release = [&]() -> PetscErrorCode {
+    PetscFunctionBegin;
+    if (yw) PetscCall(yw->restore());
+    if (br) PetscCall(br->restore());
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
+  if (fused) {
+    PetscCall(GetHierarchy(mg, s, mg->single));
+    PetscCall(GetMixed(mg, s));
+    f = mg->fmg->finest();
+    br.emplace(b, s);
+    yw.emplace(y, s, !guesszero);
+    PetscCall(br->get(&ba));
+    PetscCall(yw->get(&ya));
+  }
+  rn = bnorm;
+  if (!guesszero) PetscCall(residual());
+  else if (fused) convert(s, (size_t)mg->single->level(f).box().owned_points(), ba, mg->single->rhs(f), mg->single->level(f).stream());
+  const RichardsonTest test(bnorm, rn, rtol, abstol, dtol);
+  PCRichardsonConvergedReason why = tested ? test(rn) : RichardsonTest::go_on;
+  if (why) { // no step: y meets the tolerances already (b = 0 from zero: y = 0), or is diverged
+    *reason = why;
+    PetscCall(PetscInfo(pc, "vpatchmg Richardson: the initial residual norm is %g (||b|| %g)\n", (double)rn, (double)bnorm));
+    PetscCall(release());
+    if (guesszero) PetscCall(VecZeroEntries(y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  Vec z = nullptr;
+  if (!single && !own) PetscCall(VecDuplicate(y, &z));
+  for (PetscInt i = 0; i < its; ++i) {
+    const bool first = guesszero && i == 0; // y holds nothing yet; the residual is b
+    if (fused) PetscCall(mg->fmg->correct(*mg->single, mg->config(), f, ya, !first));
+    else if (in_place) PetscCall(Run(pc, mg->dbl, b, y, false, false, !first)); // the cycle from y
+    else if (single) PetscCall(Run(pc, mg->single, first ? b : w, y, false, false, !first));
+    else {
+      PetscCall(Run(pc, mg->dbl, first ? b : w, first ? y : z, false, false));
+      if (!first) PetscCall(VecAXPY(y, 1.0, z));
+    }
+    *outits = i + 1;
+    if (!tested && (in_place || i + 1 == its)) continue; // no test: residuals only for the next correction
+    PetscCall(residual());
+    if (tested && (why = test(rn))) {
+      *reason = why;
+      break;
+    }
+  }
+  PetscCall(release());
+  PetscCall(VecDestroy(&z));
+  PetscCall(PetscInfo(pc, "vpatchmg Richardson: %" PetscInt_FMT " steps, residual norm %g (||b|| %g)\n", *outits, (double)rn, (double)bnorm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCApplyTranspose_VPatchMG(PC pc, Vec b, Vec y) { return Apply(pc, b, y, false, true); }
 
 // The setters (public wrappers below): what the hierarchy is built from (precision,
@@ -490,6 +597,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_VPatchMG(PC pc)
   pc->ops->setup = Guarded<PCSetUp_VPatchMG>::call;
   pc->ops->apply = Guarded<PCApply_VPatchMG>::call;
   pc->ops->applytranspose = Guarded<PCApplyTranspose_VPatchMG>::call;
+  pc->ops->applyrichardson = Guarded<PCApplyRichardson_VPatchMG>::call;
   pc->ops->presolve = PCPreSolve_VPatchMG;
   pc->ops->setfromoptions = PCSetFromOptions_VPatchMG;
   pc->ops->view = PCView_VPatchMG;

@@ -15,7 +15,11 @@ cg (-ksp_type cg, and the symmetric sweep on every level: -mg_levels_pc_vpatch_s
 symmetric / -pc_vpatchmg_sweep symmetric) or cg-cycle (-ksp_type cg with the symmetric
 cycle: forward sweeps before and backward sweeps after the coarse correction, in PCMG
 -pc_mg_distinct_smoothup -mg_levels_up_pc_type vpatch -mg_levels_up_pc_vpatch_sweep backward,
-in vpatchmg -pc_vpatchmg_symmetric_cycle). Exits non-zero if any of these is violated:
+in vpatchmg -pc_vpatchmg_symmetric_cycle) or richardson (-ksp_type richardson: x += B (b - A x)
+until ||b - A x|| <= 1e-9 ||b||, the iteration of the paper's Algorithm 2.2; vpatchmg runs it in
+its PCApplyRichardson, PCMG's own fast path stops inside a cycle, after its pre-smoothing, so
+the PCMG reference runs PETSc's monitored loop, -ksp_monitor ascii:/dev/null). Exits non-zero
+if any of these is violated:
 
   * every run exits 0 and prints a 'summary:' line with rel_residual <= --rtol (1e-9),
     levels = L, and the precision it was asked for (double / double / mixed);
@@ -40,7 +44,7 @@ the full-multigrid initial guess does not cost iterations: iterations(fmg-*) <= 
 single precision keeps the double full multigrid's accuracy (level solutions in double, float
 cycles): iterations(fmg-s) <= iterations(fmg-d) + --fmg-extra-its (0).
 
-usage: compare_precisions.py --poisson PATH --dim 2|3 --cases K:CELLS,... [--ksp fgmres|cg|cg-cycle]
+usage: compare_precisions.py --poisson PATH --dim 2|3 --cases K:CELLS,... [--ksp fgmres|cg|cg-cycle|richardson]
                              [--fmg [--fmg-extra-its 0]] [--mpiexec PATH --ranks N] [--timeout S]
                              [--max-extra-its 1] [--l2-rtol 5e-3] [--roundoff 1e-12]
                              [--roundoff-atol A] [--rtol 1e-9] [--vpmg-args "OPTIONS"]
@@ -123,7 +127,7 @@ def main():
     ap.add_argument("--poisson", required=True)
     ap.add_argument("--dim", type=int, required=True)
     ap.add_argument("--cases", required=True, help="comma separated K:CELLS (cells a power of two >= 4)")
-    ap.add_argument("--ksp", choices=["fgmres", "cg", "cg-cycle"], default="fgmres")
+    ap.add_argument("--ksp", choices=["fgmres", "cg", "cg-cycle", "richardson"], default="fgmres")
     ap.add_argument("--fmg", action="store_true")
     ap.add_argument("--rhs", choices=["sine", "exp"], default="sine", help="the example's -rhs (exp: nonzero Dirichlet data)")
     ap.add_argument("--fmg-extra-its", type=int, default=0)
@@ -153,6 +157,9 @@ def main():
     elif args.ksp == "cg-cycle":
         ksp_mg = ["-ksp_type", "cg", "-pc_mg_distinct_smoothup", "-mg_levels_up_pc_type", "vpatch", "-mg_levels_up_pc_vpatch_sweep", "backward"]
         ksp_vp = ["-ksp_type", "cg", "-pc_vpatchmg_symmetric_cycle"]
+    elif args.ksp == "richardson":
+        ksp_mg = ["-ksp_type", "richardson", "-ksp_monitor", "ascii:/dev/null"]
+        ksp_vp = ["-ksp_type", "richardson"]
     ksp_vp += args.vpmg_args.split()
     mode = "full multigrid + %s" % args.ksp.upper() if args.fmg else args.ksp.upper()
     atol = args.roundoff if args.roundoff_atol is None else args.roundoff_atol

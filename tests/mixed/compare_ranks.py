@@ -13,7 +13,10 @@ first one is the reference) and checks:
   * l2_error equal to the reference's to two significant digits (|a - b| <= 5e-3 |b|),
     when printed.
 
-usage: compare_ranks.py --mpiexec PATH --ranks 1,2 [--timeout S] -- POISSON ARGS...
+--no-monitor runs without -ksp_monitor (a monitor keeps KSPRichardson off the PCs' fast path,
+PCApplyRichardson).
+
+usage: compare_ranks.py --mpiexec PATH --ranks 1,2 [--timeout S] [--no-monitor] -- POISSON ARGS...
 """
 import argparse
 import re
@@ -32,8 +35,9 @@ def main():
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--rtol", type=float, default=1e-9)
     ap.add_argument("--l2-rtol", type=float, default=5e-3)
+    ap.add_argument("--no-monitor", action="store_true")
     args = ap.parse_args(argv[:sep])
-    cmd0 = argv[sep + 1:] + ["-ksp_monitor"]
+    cmd0 = argv[sep + 1:] + ([] if args.no_monitor else ["-ksp_monitor"])
     failures, ref, hists = [], None, {}
     ranks = [int(r) for r in args.ranks.split(",")]
     for n in ranks:

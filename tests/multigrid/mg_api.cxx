@@ -26,8 +26,8 @@
 //      solves, with the DM's coarse vpatch (the coarse LU failed before).
 //  11. PCVPATCH and PCVPATCHMG: a solve again after a setup that failed on the operator fails
 //      again (it applied what the earlier setup left: a wrong answer, CONVERGED_ITS).
-//  12. KSPRichardson with PCVPATCH: the fast path stops on the tolerances as the monitored
-//      loop does (it ran every iteration before).
+//  12. KSPRichardson with PCVPATCH and with PCVPATCHMG (double, single): the fast path stops
+//      on the tolerances as the monitored loop does (PCVPATCH's ran every iteration before).
 //  13. PCApplyTranspose of PCVPATCH and PCVPATCHMG is the adjoint of PCApply; KSPSolveTranspose
 //      with PCMG and vpatch levels converges (PETSC_ERR_SUP before).
 //  14. VecView and VecLoad of the DM's vectors through a binary file (natural order).
@@ -36,6 +36,8 @@
 //      level smoothed, not solved) and in single to float accuracy, and the plain cycle is not;
 //      it is off by default, also under CG (the PC does not depend on which KSP applies it), and
 //      PCVPatchMGSetSymmetricCycle turns it on and off (PCView says which).
+//  16. MatResidual of the operator against MatMult and VecAYPX, as created and scaled by
+//      MATSHELL; r aliasing x: PETSC_ERR_ARG_IDN.
 #include <petscsnes.h>
 #include <cstdio>
 #include <cstring>
@@ -493,6 +495,41 @@ static PetscErrorCode CheckScaled(const Problem &p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// 16. MatResidual of the operator (its own one-pass residual) against MatMult and VecAYPX,
+// as created and after MATSHELL's MatScale (which the shell's residual must not lose); r
+// aliasing x: PETSC_ERR_ARG_IDN.
+static PetscErrorCode CheckResidual(const Problem &p)
+{
+  Mat A;
+  Vec x, r, ref;
+  PetscRandom rand;
+  PetscReal d[2];
+  PetscErrorCode e;
+  char what[200];
+  PetscFunctionBegin;
+  PetscCall(DMCreateMatrix(p.dm, &A));
+  PetscCall(MatCreateVecs(A, &x, &r));
+  PetscCall(VecDuplicate(r, &ref));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rand));
+  PetscCall(VecSetRandom(x, rand));
+  PetscCall(PetscRandomDestroy(&rand));
+  for (int scaled = 0; scaled < 2; ++scaled) {
+    if (scaled) PetscCall(MatScale(A, 2.0));
+    PetscCall(MatResidual(A, p.b, x, r));
+    PetscCall(MatMult(A, x, ref)); // with MATSHELL's scaling
+    PetscCall(VecAYPX(ref, -1.0, p.b));
+    PetscCall(RelDiff(r, ref, &d[scaled]));
+  }
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+  e = MatResidual(A, p.b, x, x);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscSNPrintf(what, sizeof(what), "MatResidual against MatMult and VecAYPX: %.1e, after MatScale(A, 2) %.1e; r = x: error %d", (double)d[0], (double)d[1], (int)e));
+  PetscCall(Check(d[0] < 1e-13 && d[1] < 1e-13 && e == PETSC_ERR_ARG_IDN, what));
+  for (Vec *v : {&x, &r, &ref}) PetscCall(VecDestroy(v));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // 9. A coarse solver of the program's
 static PetscErrorCode CheckCoarseChoice(const Problem &p)
 {
@@ -636,21 +673,33 @@ static PetscErrorCode CheckRetryAfterError(const Problem &p, PCType type)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// 12. KSPRichardson with PCVPATCH alone: its fast path (PCApplyRichardson, without monitors)
-// stops on the tolerances, after as many sweeps as the monitored loop, at the same residual.
+// 12. KSPRichardson with PCVPATCH alone and with PCVPATCHMG (double and single precision):
+// the fast path (PCApplyRichardson, without monitors) stops on the tolerances, after as many
+// steps as the monitored loop, at the same residual.
 static PetscErrorCode NoMonitor(KSP, PetscInt, PetscReal, void *) { return PETSC_SUCCESS; }
-static PetscErrorCode CheckRichardson(const Problem &p)
+static PetscErrorCode CheckRichardson(const Problem &p, PCType type, PCVPatchMGPrecision precision)
 {
+  char label[64];
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(label, sizeof(label), "%s%s", type, std::strcmp(type, PCVPATCHMG) ? "" : precision == PC_VPATCHMG_SINGLE ? " single" : " double"));
+  // a Richardson KSP with this PC on A
+  auto richardson = [&](KSP *ksp) -> PetscErrorCode {
+    PC pc;
+    PetscFunctionBegin;
+    PetscCall(p.ksp(KSPRICHARDSON, type, nullptr, ksp));
+    PetscCall(KSPGetPC(*ksp, &pc));
+    PetscCall(PCVPatchMGSetPrecision(pc, precision)); // (nothing on a PCVPATCH)
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
   PetscInt its[2], again[2], half[2], zero_rhs[2];
   PetscReal res[2], bnorm;
   KSPConvergedReason reason[2], zero_reason[2];
   char what[400];
-  PetscFunctionBegin;
   PetscCall(VecNorm(p.b, NORM_2, &bnorm));
   for (int monitored = 0; monitored < 2; ++monitored) {
     KSP ksp;
     Vec r;
-    PetscCall(p.ksp(KSPRICHARDSON, PCVPATCH, nullptr, &ksp));
+    PetscCall(richardson(&ksp));
     PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
     PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
     if (monitored) PetscCall(KSPMonitorSet(ksp, NoMonitor, nullptr, nullptr));
@@ -683,9 +732,9 @@ static PetscErrorCode CheckRichardson(const Problem &p)
     PetscCall(KSPDestroy(&ksp));
   }
   PetscCall(PetscSNPrintf(what, sizeof(what),
-                          "KSPRichardson + PCVPATCH, rtol 1e-8: fast path %d sweeps (%s, residual %.2e), monitored loop %d (%s, %.2e); from the solution %d / %d, "
+                          "KSPRichardson + %s, rtol 1e-8: fast path %d steps (%s, residual %.2e), monitored loop %d (%s, %.2e); from the solution %d / %d, "
                           "from half of it %d / %d; b = 0 from b: %d (%s) / %d (%s)",
-                          (int)its[0], KSPConvergedReasons[reason[0]], (double)res[0], (int)its[1], KSPConvergedReasons[reason[1]], (double)res[1], (int)again[0],
+                          label, (int)its[0], KSPConvergedReasons[reason[0]], (double)res[0], (int)its[1], KSPConvergedReasons[reason[1]], (double)res[1], (int)again[0],
                           (int)again[1], (int)half[0], (int)half[1], (int)zero_rhs[0], KSPConvergedReasons[zero_reason[0]], (int)zero_rhs[1],
                           KSPConvergedReasons[zero_reason[1]]));
   PetscCall(Check(reason[0] == KSP_CONVERGED_RTOL && its[0] < 1000 && its[0] == its[1] && res[0] <= 1e-8 && PetscAbsReal(res[0] - res[1]) <= 1e-3 * res[1] &&
@@ -703,7 +752,7 @@ static PetscErrorCode CheckRichardson(const Problem &p)
   PetscReal res2;
   KSPConvergedReason inf_inside;
   for (PetscInt at : {(PetscInt)0, (PetscInt)312}) { // point 0 on the boundary, 312 = (12, 12) inside (2D Q3, 8 cells: 25 x 25)
-    PetscCall(p.ksp(KSPRICHARDSON, PCVPATCH, nullptr, &ksp));
+    PetscCall(richardson(&ksp));
     PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
     PetscCall(VecSet(p.x, 1.0));
     PetscCall(VecSetValue(p.x, at, PETSC_MAX_REAL * 10, INSERT_VALUES)); // Inf
@@ -715,7 +764,7 @@ static PetscErrorCode CheckRichardson(const Problem &p)
   }
   PetscCall(DMCreateMatrix(p.dm, &A2));
   PetscCall(MatScale(A2, 0.5));
-  PetscCall(p.ksp(KSPRICHARDSON, PCVPATCH, nullptr, &ksp));
+  PetscCall(richardson(&ksp));
   PetscCall(KSPSetOperators(ksp, A2, p.A));
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
   PetscCall(p.solve(ksp, &its2));
@@ -731,8 +780,8 @@ static PetscErrorCode CheckRichardson(const Problem &p)
   }
   PetscCall(KSPDestroy(&ksp));
   PetscCall(MatDestroy(&A2));
-  PetscCall(PetscSNPrintf(what, sizeof(what), "KSPRichardson + PCVPATCH: an Inf in the initial guess %s (boundary), %s (inside); Amat = A / 2, Pmat = A: %s after %d steps, residual %.2e",
-                          KSPConvergedReasons[nan_reason], KSPConvergedReasons[inf_inside], KSPConvergedReasons[reason2], (int)its2, (double)res2));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "KSPRichardson + %s: an Inf in the initial guess %s (boundary), %s (inside); Amat = A / 2, Pmat = A: %s after %d steps, residual %.2e",
+                          label, KSPConvergedReasons[nan_reason], KSPConvergedReasons[inf_inside], KSPConvergedReasons[reason2], (int)its2, (double)res2));
   PetscCall(Check(nan_reason < 0 && inf_inside < 0 && reason2 == KSP_CONVERGED_RTOL && res2 <= 1e-8, what));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -939,6 +988,7 @@ int main(int argc, char **argv)
   PetscCall(CheckClone(p));
   PetscCall(CheckVectorArguments(p));
   PetscCall(CheckScaled(p));
+  PetscCall(CheckResidual(p));
   PetscCall(CheckCoarseChoice(p));
   { // its own DM: a SNES leaves its compute-operators function, with itself as the context, on
     // its DM (PETSc's DMKSP), which a later KSP on that DM would call after SNESDestroy
@@ -949,7 +999,9 @@ int main(int argc, char **argv)
   }
   PetscCall(CheckRetryAfterError(p, PCVPATCH));
   PetscCall(CheckRetryAfterError(p, PCVPATCHMG));
-  PetscCall(CheckRichardson(p));
+  PetscCall(CheckRichardson(p, PCVPATCH, PC_VPATCHMG_DOUBLE));
+  PetscCall(CheckRichardson(p, PCVPATCHMG, PC_VPATCHMG_DOUBLE));
+  PetscCall(CheckRichardson(p, PCVPATCHMG, PC_VPATCHMG_SINGLE));
   PetscCall(CheckTranspose(p));
   PetscCall(CheckBinaryRoundTrip(p));
   PetscCall(CheckSymmetricCycle(p));
