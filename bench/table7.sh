@@ -3,7 +3,8 @@
 # multigrid then FGMRES to a 1e-9 relative residual, with the V-cycle in double and in
 # single precision (PCVPATCHMG). Prints the summary lines and the peak device memory.
 # Usage: bench/table7.sh [build dir] [out dir] [repeats] [fmg|nofmg] [skip-cg]
-# (TABLE7_OPTS: extra options for every solve, e.g. -ksp_gmres_modifiedgramschmidt;
+# (TABLE7_OPTS: extra options for every solve, e.g. -ksp_gmres_modifiedgramschmidt, or
+#  -ksp_type richardson: the paper's Algorithm 2.2 iteration, PCVPATCHMG's PCApplyRichardson;
 #  TABLE7_DEGREES: the rows to run, default "1 3 7"; TABLE7_RANKS: MPI ranks, one per GPU,
 #  default 1)
 # (nofmg: the Krylov solve from zero, so both precisions run the same number of cycles)

@@ -2,7 +2,8 @@
 # GPU acceptance checks (run on a machine with an NVIDIA GPU and a CUDA PETSc, from the
 # repository root, after building build-cuda with CMake): kernel tests against the CPU
 # reference, the PETSc solver on the device against the CPU path (iterations, errors),
-# the device vectors' multi-vector operations against PETSc's, host-device copies inside
+# the public API's checks on device vectors (mg_api), the device vectors' multi-vector
+# operations against PETSc's, host-device copies inside
 # KSPSolve, and compute-sanitizer memcheck/racecheck.
 # Usage: tests/gpu/run_checks.sh [build dir] [log dir]
 # (RUN_CHECKS_KERNELS=0: skip the kernel test and its sanitizer runs, for a change to the
@@ -25,6 +26,11 @@ elif $B/tests/gpu/test_kernels_cuda > $LOG/kernels.log 2>&1; then ok "kernels: $
 echo "== the device vectors' VecMDot / VecMAXPY against PETSc's VECCUDA (1 and 2 ranks)"
 for n in 1 2; do
   if mpiexec --oversubscribe -n $n $B/tests/gpu/test_vec_ops > $LOG/vec_ops_$n.log 2>&1; then ok "vec ops, $n rank(s): $(tail -1 $LOG/vec_ops_$n.log)"; else bad "vec ops, $n rank(s): $(tail -1 $LOG/vec_ops_$n.log)"; fi
+done
+
+echo "== the public API on device vectors (tests/multigrid/mg_api -dm_vec_type cuda, 1 and 2 ranks)"
+for n in 1 2; do
+  if mpiexec --oversubscribe -n $n $B/tests/multigrid/mg_api -dm_vec_type cuda > $LOG/mg_api_$n.log 2>&1; then ok "mg_api, $n rank(s): $(tail -1 $LOG/mg_api_$n.log)"; else bad "mg_api, $n rank(s): $(grep -c FAILED $LOG/mg_api_$n.log) failed, $(tail -1 $LOG/mg_api_$n.log)"; fi
 done
 
 echo "== PETSc solves: device against host"
@@ -64,6 +70,10 @@ cmp_run "2D Q5 mixed fmg" -dim 2 -degree 5 -refine 6 -pc_type vpatchmg -fmg
 cmp_run "3D Q3 mixed CG symmetric cycle" -dim 3 -degree 3 -refine 3 -pc_type vpatchmg -ksp_type cg -pc_vpatchmg_symmetric_cycle
 cmp_run "3D Q3 mg CG forward/backward" -dim 3 -degree 3 -refine 3 -ksp_type cg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -pc_mg_distinct_smoothup -mg_levels_up_pc_type vpatch -mg_levels_up_pc_vpatch_sweep backward
 for f in "" -fmg; do cmp_run "3D Q3 vpatchmg double $f" -dim 3 -degree 3 -refine 3 -pc_type vpatchmg -pc_vpatchmg_precision double $f; done
+# Richardson with PCVPATCHMG (its PCApplyRichardson: double cycles from y, single-precision
+# refinement steps with the one-pass float residual on the device)
+for p in double single; do cmp_run "3D Q3 vpatchmg $p richardson -fmg" -dim 3 -degree 3 -refine 3 -pc_type vpatchmg -pc_vpatchmg_precision $p -ksp_type richardson -fmg; done
+cmp_run "3D Q1 mixed richardson" -dim 3 -degree 1 -refine 5 -pc_type vpatchmg -ksp_type richardson
 # a user's problem with nonzero Dirichlet data (VPatchFormRHS / VPatchComputeL2Diff on device vectors)
 cmp_run "3D Q3 mg rhs exp" -dim 3 -degree 3 -refine 3 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -rhs exp
 cmp_run "3D Q3 mixed fmg rhs exp" -dim 3 -degree 3 -refine 3 -pc_type vpatchmg -fmg -rhs exp
@@ -95,6 +105,10 @@ g=$(mpiexec --oversubscribe -n 2 $P -dim 3 -degree 3 -refine 3 -pc_type mg -pc_m
 c=$(mpiexec -n 1 $P -dim 3 -degree 3 -cells 16 -pc_type vpatchmg -fmg -dm_vec_type cuda | grep '^summary:' | field iterations)
 g=$(mpiexec --oversubscribe -n 2 $P -dim 3 -degree 3 -cells 16 -pc_type vpatchmg -fmg -dm_vec_type cuda | grep '^summary:' | field iterations)
 [ -n "$c" ] && [ "$c" = "$g" ] && ok "2 ranks on the GPU, mixed full multigrid: iterations $c/$g" || bad "2 ranks on the GPU, mixed full multigrid: iterations $c/$g"
+# the same with Richardson (PCVPATCHMG's refinement steps: their float residuals' norms summed over the ranks)
+c=$(mpiexec -n 1 $P -dim 3 -degree 3 -cells 16 -pc_type vpatchmg -fmg -ksp_type richardson -dm_vec_type cuda | grep '^summary:' | field iterations)
+g=$(mpiexec --oversubscribe -n 2 $P -dim 3 -degree 3 -cells 16 -pc_type vpatchmg -fmg -ksp_type richardson -dm_vec_type cuda | grep '^summary:' | field iterations)
+[ -n "$c" ] && [ "$c" = "$g" ] && ok "2 ranks on the GPU, mixed Richardson: iterations $c/$g" || bad "2 ranks on the GPU, mixed Richardson: iterations $c/$g"
 
 echo "== no host-device copies inside KSPSolve beyond scalars (reduction results)"
 $P -dim 3 -degree 4 -refine 4 -pc_type mg -pc_mg_levels 4 -mg_levels_pc_type vpatch -dm_vec_type cuda -log_view -log_view_gpu_time > $LOG/logview_mg.txt 2>&1
