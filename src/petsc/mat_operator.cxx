@@ -40,8 +40,9 @@ static PetscErrorCode MatMult_VPatch(Mat A, Vec x, Vec y)
 }
 
 // r = b - A x (MatResidual: PCMG's level residuals, the PCs' Richardson steps) in one pass
-// over r where the device kernels allow (LevelOps::residual), where MATSHELL's scalings and
-// shifts (which its MatResidual would not apply) have not changed A; else MatMult and VecAYPX.
+// over r where the device kernels allow (LevelOps::residual), where A is as created
+// (OperatorIsBase: MATSHELL's scalings and shifts, or a MATOP_MULT set later, would not reach
+// this residual); else MatMult and VecAYPX.
 static PetscErrorCode MatResidual_VPatch(Mat A, Vec b, Vec x, Vec r)
 {
   OperatorContext *ctx;
@@ -53,7 +54,7 @@ static PetscErrorCode MatResidual_VPatch(Mat A, Vec b, Vec x, Vec r)
   PetscFunctionBegin;
   PetscCheck(r != x && r != b, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_IDN, "MatResidual: r must differ from b and x");
   PetscCall(MatShellGetContext(A, &ctx));
-  PetscCall(ctx->shell.is_base(A, MatMult_VPatch, &base));
+  PetscCall(OperatorIsBase(A, &base));
   if (!base) {
     PetscCall(MatMult(A, x, r));
     PetscCall(VecAYPX(r, -1.0, b));
@@ -161,6 +162,22 @@ PetscErrorCode OperatorLevelForPC(Mat A, const char *who, std::shared_ptr<Level>
              "%s needs at least 2 cells per direction (a mesh with interior vertices); this level has %" PetscInt_FMT, who, (*level)->cells);
   PetscCall(MatShellGetContext(A, &ctx));
   PetscCall(ctx->shell.check(A, MatMult_VPatch, who));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OperatorIsBase(Mat A, PetscBool *base)
+{
+  std::shared_ptr<Level> level;
+  void (*mult)(void) = nullptr;
+  OperatorContext *ctx;
+  PetscFunctionBegin;
+  *base = PETSC_FALSE;
+  PetscCall(LevelQuery((PetscObject)A, &level));
+  if (!level) PetscFunctionReturn(PETSC_SUCCESS); // not a vpatch operator
+  PetscCall(MatShellGetOperation(A, MATOP_MULT, &mult));
+  if (mult != (void (*)(void))Guarded<MatMult_VPatch>::call) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(ctx->shell.is_base(A, MatMult_VPatch, base));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -14,7 +14,8 @@ MixedFMG::MixedFMG(const std::vector<std::shared_ptr<Level>> &levels, MemSpace s
     const size_t n = levels[l] ? (size_t)levels[l]->box.owned_points() : 0;
     b_.emplace_back(space, l < f ? n : 0);
     x_.emplace_back(space, l < f ? n : 0);
-    r_.emplace_back(space, ops_[l] && ops_[l]->residual_to_float_in_one_pass() ? 0 : n); // double r only where the residual takes two passes
+    one_pass_.push_back(ops_[l] && ops_[l]->residual_to_float_in_one_pass());
+    r_.emplace_back(space, one_pass_[l] ? 0 : n); // double r only where the residual takes two passes
   }
   transfers_ = std::make_unique<LevelTransfers<double>>(ops, std::move(agg), space);
 }
@@ -32,7 +33,7 @@ PetscErrorCode MixedFMG::residual(Hierarchy<float> &cycles, int l, const double 
   const size_t n = (size_t)A.box().owned_points();
   double *r = r_[l].data();
   PetscFunctionBegin;
-  const bool one_pass = !r; // r_[l] is empty where the residual goes to float in one pass (constructor)
+  const bool one_pass = one_pass_[l];
   PetscCall(PetscLogEventBegin(events.residual, 0, 0, 0, 0));
   if (one_pass) PetscCall(A.residual_to_float(b, x, cycles.rhs(l)));
   else PetscCall(A.residual(b, x, r));
@@ -42,7 +43,7 @@ PetscErrorCode MixedFMG::residual(Hierarchy<float> &cycles, int l, const double 
     convert(A.space(), n, r, cycles.rhs(l), A.stream());
     PetscCall(PetscLogEventEnd(events.convert, 0, 0, 0, 0));
   }
-  if (norm) {
+  if (norm) { // (collective: levels on every rank, the finest)
     double sum = sum_squares(A.space(), n, cycles.rhs(l), A.stream());
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, A.level().comm));
     *norm = (PetscReal)std::sqrt(sum);

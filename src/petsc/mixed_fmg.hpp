@@ -33,7 +33,8 @@ private:
   std::vector<std::unique_ptr<LevelOps<double>>> ops_;
   std::unique_ptr<LevelTransfers<double>> transfers_;
   std::vector<Buffer<double>> b_, x_, r_; // b_, x_ unused on the finest level (the caller's arrays), r_
-                                          // where the residual goes to float in one pass
+                                          // empty where the residual goes to float in one pass
+  std::vector<bool> one_pass_;            // (LevelOps::residual_to_float_in_one_pass)
 };
 
 } // namespace vpatch

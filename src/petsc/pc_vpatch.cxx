@@ -100,8 +100,9 @@ static PetscErrorCode IsLevelSmoother(PC pc, bool *level)
 // (richardson_test.hpp: after each step ||b - A y||, whatever the KSP's norm type; an initial
 // guess that already meets them, or is already diverged, takes no step; w holds the
 // residuals); the last step reached is CONVERGED_ITS, PETSc's convention for this path. Off
-// PCMG's levels, where A (pc->mat) is not the operator the PC sweeps (pc->pmat), a step is a
-// correction y += B (b - A y), B one sweep from zero (on PCMG's levels Amat is Pmat).
+// PCMG's levels, where A (pc->mat) is not the operator the PC sweeps (pc->pmat, or pc->mat
+// changed since a setup the KSP reuses), a step is a correction y += B (b - A y), B one sweep
+// from zero (on PCMG's levels Amat is Pmat).
 static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its,
                                                PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
@@ -113,7 +114,7 @@ static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, Petsc
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
   PetscCall(IsLevelSmoother(pc, &level));
-  if (level || (rtol <= 0 && abstol <= 0 && dtol <= 0)) {
+  if (level || !RichardsonTest::active(rtol, abstol)) {
     PetscCall(Sweep(pc, b, y, its, guesszero));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -123,7 +124,9 @@ static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, Petsc
     PetscCall(VecNorm(w, NORM_2, norm));
     PetscFunctionReturn(PETSC_SUCCESS);
   };
-  const bool correction = pc->mat != pc->pmat;
+  PetscBool base;
+  PetscCall(OperatorIsBase(pc->mat, &base)); // (a reused PC's operator may have changed since its setup)
+  const bool correction = pc->mat != pc->pmat || !base;
   PetscCall(VecNorm(b, NORM_2, &bnorm));
   if (guesszero) {
     rn = bnorm;

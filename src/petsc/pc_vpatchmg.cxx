@@ -266,22 +266,30 @@ static PetscErrorCode PCApply_VPatchMG(PC pc, Vec b, Vec y) { return Apply(pc, b
 // one cycle from y, the residuals for the tests MatResidual's in w; in single precision a step
 // of iterative refinement (MixedFMG): the double residual rounded to float (in one pass on
 // one GPU), whose norm the tests take, the float cycle on it from zero, its correction added
-// to y in double. With another A a step is y += the cycle of w = b - A y (MatResidual). The
-// last step reached is CONVERGED_ITS, PETSc's convention for this path.
+// to y in double (w gets the last float residual). With another A (or A changed since a
+// setup the KSP reuses) a step is y += the cycle of w = b - A y (MatResidual). The last step
+// reached is CONVERGED_ITS, PETSc's convention for this path.
 static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its,
                                                  PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
-  const bool single = mg->precision == PC_VPATCHMG_SINGLE, own = pc->mat == pc->pmat;
-  const bool fused = single && own, in_place = !single && own; // (else corrections of w = b - A y)
-  const bool tested = rtol > 0 || abstol > 0 || dtol > 0;
+  const bool single = mg->precision == PC_VPATCHMG_SINGLE, tested = RichardsonTest::active(rtol, abstol);
   PetscReal bnorm, rn;
   MemSpace s = MemSpace::Host;
+  PetscBool base;
   PetscFunctionBegin;
   PetscCall(OperatorCheckSetUp(pc, mg->mesh.empty() ? nullptr : mg->mesh.back().get(), "PCVPATCHMG"));
   PetscCall(SameSpace(b, y, &s));
   *outits = 0;
   *reason = PCRICHARDSON_CONVERGED_ITS;
+  if (its <= 0) { // no step
+    if (guesszero) PetscCall(VecZeroEntries(y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  // own: A is the operator the hierarchy was built on (not another Amat, nor one changed since a
+  // setup the KSP reuses); else corrections of w = b - A y
+  PetscCall(OperatorIsBase(pc->mat, &base));
+  const bool own = pc->mat == pc->pmat && base, fused = single && own, in_place = !single && own;
   PetscCall(VecNorm(b, NORM_2, &bnorm));
   // fused: the float hierarchy's finest right-hand side holds the residual of y between the
   // steps; b and y as raw arrays throughout
@@ -299,8 +307,15 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
     }
     PetscFunctionReturn(PETSC_SUCCESS);
   };
-  auto release = [&]() -> PetscErrorCode {
+  auto release = [&]() -> PetscErrorCode { // (fused: w = the last residual, the float one: KSPRICHARDSON's KSPBuildResidual reads w)
     PetscFunctionBegin;
+    if (fused && tested) {
+      PetscScalar *wa;
+      VecWrite ww(w, s, false);
+      PetscCall(ww.get(&wa));
+      convert(s, (size_t)mg->single->level(f).box().owned_points(), mg->single->rhs(f), wa, mg->single->level(f).stream());
+      PetscCall(ww.restore());
+    }
     if (yw) PetscCall(yw->restore());
     if (br) PetscCall(br->restore());
     PetscFunctionReturn(PETSC_SUCCESS);

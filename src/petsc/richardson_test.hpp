@@ -3,7 +3,7 @@
 // max(rtol ||b||, abstol) and dtol ||b|| (PETSc's default test, which with a nonzero initial
 // guess also measures against ||b||), against the initial residual where b = 0; a NaN or Inf
 // residual is divergence. The KSP's choice of the initial residual norm does not reach this
-// path.
+// path. Without rtol and abstol (KSPConvergedSkip's zeros) no test: the steps run as given.
 #pragma once
 #include <petscpc.h>
 
@@ -26,6 +26,7 @@ public:
     return go_on;
   }
   PetscReal reference() const { return r0_; }
+  static bool active(PetscReal rtol, PetscReal abstol) { return rtol > 0 || abstol > 0; }
 
 private:
   PetscReal r0_, ttol_, abstol_, dtol_;

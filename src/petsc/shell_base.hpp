@@ -33,5 +33,8 @@ PetscErrorCode OperatorLevelForPC(Mat A, const char *who, std::shared_ptr<Level>
 // setup that failed on these checks, a second solve would skip PCSetUp and apply what an
 // earlier setup left. With KSPSetReusePreconditioner only that it was set up.
 PetscErrorCode OperatorCheckSetUp(PC pc, const Level *set_up, const char *who);
+// Whether A is the operator of VPatchCreateOperator() as created: its kernels alone give its
+// product (not changed by MATSHELL's scalings, nor by a MATOP_MULT set after creation).
+PetscErrorCode OperatorIsBase(Mat A, PetscBool *base);
 
 } // namespace vpatch

@@ -783,6 +783,49 @@ static PetscErrorCode CheckRichardson(const Problem &p, PCType type, PCVPatchMGP
   PetscCall(PetscSNPrintf(what, sizeof(what), "KSPRichardson + %s: an Inf in the initial guess %s (boundary), %s (inside); Amat = A / 2, Pmat = A: %s after %d steps, residual %.2e",
                           label, KSPConvergedReasons[nan_reason], KSPConvergedReasons[inf_inside], KSPConvergedReasons[reason2], (int)its2, (double)res2));
   PetscCall(Check(nan_reason < 0 && inf_inside < 0 && reason2 == KSP_CONVERGED_RTOL && res2 <= 1e-8, what));
+
+  // KSPBuildResidual after the fast path is b - A x (in single precision to float rounding);
+  // the operator changed (MatScale by 1/2) under a reused preconditioner: the steps correct with
+  // the true residual (they applied the setup's operator: a wrong answer reported converged, or
+  // no convergence); rtol = abstol = 0: the given number of steps (KSPConvergedSkip's tolerances)
+  Mat A3;
+  Vec r, t, v, V;
+  PetscInt its3, its_fixed;
+  KSPConvergedReason reason3;
+  PetscReal res3, built;
+  PetscCall(DMCreateMatrix(p.dm, &A3));
+  PetscCall(richardson(&ksp));
+  PetscCall(KSPSetOperators(ksp, A3, A3));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
+  PetscCall(p.solve(ksp, &its3));
+  PetscCall(VecDuplicate(p.b, &r));
+  PetscCall(VecDuplicate(p.b, &t));
+  PetscCall(VecDuplicate(p.b, &v));
+  PetscCall(MatMult(A3, p.x, r));
+  PetscCall(VecAYPX(r, -1.0, p.b));
+  PetscCall(VecNorm(r, NORM_2, &res3));
+  PetscCall(KSPBuildResidual(ksp, t, v, &V));
+  PetscCall(VecAXPY(V, -1.0, r));
+  PetscCall(VecNorm(V, NORM_2, &built));
+  built /= res3;
+  PetscCall(KSPSetReusePreconditioner(ksp, PETSC_TRUE));
+  PetscCall(MatScale(A3, 0.5));
+  PetscCall(p.solve(ksp, &its3));
+  PetscCall(KSPGetConvergedReason(ksp, &reason3));
+  PetscCall(MatMult(A3, p.x, r));
+  PetscCall(VecAYPX(r, -1.0, p.b));
+  PetscCall(VecNorm(r, NORM_2, &res3));
+  res3 /= bnorm;
+  PetscCall(KSPSetTolerances(ksp, 0.0, 0.0, PETSC_DEFAULT, 3));
+  PetscCall(p.solve(ksp, &its_fixed));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&A3));
+  for (Vec *w : {&r, &t, &v}) PetscCall(VecDestroy(w));
+  PetscCall(PetscSNPrintf(what, sizeof(what),
+                          "KSPRichardson + %s: KSPBuildResidual against b - A x %.1e; reused after MatScale(A, 1/2): %s after %d steps, residual %.2e; "
+                          "rtol = abstol = 0, 3 iterations: %d",
+                          label, (double)built, KSPConvergedReasons[reason3], (int)its3, (double)res3, (int)its_fixed));
+  PetscCall(Check(reason3 == KSP_CONVERGED_RTOL && res3 <= 1e-8 && built <= 1e-5 && its_fixed == 3, what));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
