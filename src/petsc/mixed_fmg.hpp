@@ -34,7 +34,6 @@ private:
   std::unique_ptr<LevelTransfers<double>> transfers_;
   std::vector<Buffer<double>> b_, x_, r_; // b_, x_ unused on the finest level (the caller's arrays), r_
                                           // empty where the residual goes to float in one pass
-  std::vector<bool> one_pass_;            // (LevelOps::residual_to_float_in_one_pass)
 };
 
 } // namespace vpatch

@@ -298,6 +298,7 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
   const PetscScalar *ba = nullptr;
   PetscScalar *ya = nullptr;
   int f = 0;
+  size_t n = 0; // the finest level's owned points
   auto residual = [&]() -> PetscErrorCode { // rn = the norm of y's residual (fused: of the float residual)
     PetscFunctionBegin;
     if (fused) PetscCall(mg->fmg->residual(*mg->single, f, ba, ya, &rn));
@@ -313,7 +314,7 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
       PetscScalar *wa;
       VecWrite ww(w, s, false);
       PetscCall(ww.get(&wa));
-      convert(s, (size_t)mg->single->level(f).box().owned_points(), mg->single->rhs(f), wa, mg->single->level(f).stream());
+      convert(s, n, mg->single->rhs(f), wa, mg->single->level(f).stream());
       PetscCall(ww.restore());
     }
     if (yw) PetscCall(yw->restore());
@@ -324,6 +325,7 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
     PetscCall(GetHierarchy(mg, s, mg->single));
     PetscCall(GetMixed(mg, s));
     f = mg->fmg->finest();
+    n = (size_t)mg->single->level(f).box().owned_points();
     br.emplace(b, s);
     yw.emplace(y, s, !guesszero);
     PetscCall(br->get(&ba));
@@ -331,7 +333,7 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
   }
   rn = bnorm;
   if (!guesszero) PetscCall(residual());
-  else if (fused) convert(s, (size_t)mg->single->level(f).box().owned_points(), ba, mg->single->rhs(f), mg->single->level(f).stream());
+  else if (fused) convert(s, n, ba, mg->single->rhs(f), mg->single->level(f).stream());
   const RichardsonTest test(bnorm, rn, rtol, abstol, dtol);
   PCRichardsonConvergedReason why = tested ? test(rn) : RichardsonTest::go_on;
   if (why) { // no step: y meets the tolerances already (b = 0 from zero: y = 0), or is diverged
