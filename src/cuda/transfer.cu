@@ -1,5 +1,6 @@
 // Grid transfers between a coarse level and the fine level of the same degree k (every
-// coarse cell split into 2^d fine cells): xf_owned += P xc_local and xc_local += P^T xf_owned,
+// coarse cell split into 2^d fine cells): xf_owned += P xc_local (or = P xc_local: every
+// owned fine point off the boundary written once, none read) and xc_local += P^T xf_owned,
 // one coarse cell per thread group, sum factorization in shared memory (3D, where tuning.hpp's
 // tiled_transfers says so: tiles of cells, transfer_tiles.cuh; 2D k = 1: one thread per column
 // of points, below). See cpu::prolongate,
@@ -38,7 +39,7 @@ __device__ __forceinline__ int rows_of(int k, int cell, int cells) { return cell
 template <int dim, int k, typename Number>
 __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<dim, k, Number>::C)
   prolongate_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm, const CellRange cc,
-                    const Number *__restrict__ xc, Number *xf)
+                    const Number *__restrict__ xc, Number *xf, const bool add)
 {
   using Plan = TransferPlan<dim, k, Number>;
   constexpr int nb = Plan::nb, np = Plan::np, T = Plan::T, bz = Plan::bz;
@@ -77,7 +78,9 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   auto store = [&](const Number *acc, int a, int b, int c, int, int) {
     if (!valid || a >= rx || b >= ry || c >= rz) return;
     const int i = 2 * cx * k + a, j = 2 * cy * k + b, l = dim == 3 ? 2 * cz * k + c : 0;
-    if (!fine.on_boundary(i, j, l)) xf[fine.owned_index(i, j, l)] += acc[0];
+    if (fine.on_boundary(i, j, l)) return;
+    Number &o = xf[fine.owned_index(i, j, l)];
+    o = add ? o + acc[0] : acc[0];
   };
   if constexpr (dim == 2) {
     contract<1, np, nb, 1, np, 1, 1, 1, false, np, T, false>(t, {Ps}, {T1}, one, store);
@@ -95,7 +98,7 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
         const long sz = (long)fine.om[0] * fine.om[1];
         Number *o = xf + fine.owned_index(i, j, l0), old[np];
 #pragma unroll
-        for (int c = 0; c < np; ++c) old[c] = c < rz && !fine.on_boundary_1d(l0 + c) ? o[c * sz] : Number(0);
+        for (int c = 0; c < np; ++c) old[c] = add && c < rz && !fine.on_boundary_1d(l0 + c) ? o[c * sz] : Number(0);
 #pragma unroll
         for (int c = 0; c < np; ++c)
           if (c < rz && !fine.on_boundary_1d(l0 + c)) o[c * sz] = old[c] + acc[c][0];
@@ -191,7 +194,8 @@ using RestrictTile = MarchTile<dim, 1, k1_restrict_chunk(dim)>;
 
 template <int dim, typename Number>
 __global__ void __launch_bounds__(ProlongTile<dim>::threads)
-  prolongate_k1_kernel(const Box coarse, const Box fine, const Number *__restrict__ P, const Number *__restrict__ xc, Number *__restrict__ xf)
+  prolongate_k1_kernel(const Box coarse, const Box fine, const Number *__restrict__ P, const Number *__restrict__ xc, Number *__restrict__ xf,
+                       const bool add)
 {
   using Tile = ProlongTile<dim>;
   constexpr int m = Tile::m;
@@ -207,7 +211,10 @@ __global__ void __launch_bounds__(ProlongTile<dim>::threads)
     w1[b] = dim == 3 ? k1_interp_weight(coarse, fine, P, 1, f1, c1 + b) : Number(b == 0);
     any = any || w0[b] != Number(0);
   }
-  if (!any || (w1[0] == Number(0) && w1[1] == Number(0))) return;
+  // (columns on the boundary have zero weights; an overwrite writes every other one, zeros
+  // where all the coarse points are on the boundary)
+  if (fine.on_boundary_1d(f0) || (dim == 3 && fine.on_boundary_1d(f1))) return;
+  if (add && (!any || (w1[0] == Number(0) && w1[1] == Number(0)))) return;
   const long cs = plane_stride<dim>(coarse.gm), fs = plane_stride<dim>(fine.om);
   const long ccol = column_offset<dim>(coarse.gm, c0 - coarse.gs[0], c1 - coarse.gs[1]);
   const long fcol = column_offset<dim>(fine.om, f0 - fine.os[0], f1 - fine.os[1]);
@@ -238,12 +245,12 @@ __global__ void __launch_bounds__(ProlongTile<dim>::threads)
       const int f = 2 * q + a;
       wz[a][0] = k1_interp_weight(coarse, fine, P, m, f, q);
       wz[a][1] = k1_interp_weight(coarse, fine, P, m, f, q + 1);
-      write[a] = f >= fz0 && f < fz1 && (wz[a][0] != Number(0) || wz[a][1] != Number(0));
+      write[a] = f >= fz0 && f < fz1 && (add ? wz[a][0] != Number(0) || wz[a][1] != Number(0) : !fine.on_boundary_1d(f));
     }
     Number *o = xf + fcol + (long)(2 * q - fz0) * fs;
     Number old[2];
 #pragma unroll
-    for (int a = 0; a < 2; ++a) old[a] = write[a] ? o[a * fs] : Number(0);
+    for (int a = 0; a < 2; ++a) old[a] = add && write[a] ? o[a * fs] : Number(0);
 #pragma unroll
     for (int a = 0; a < 2; ++a)
       if (write[a]) o[a * fs] = old[a] + wz[a][0] * s0 + wz[a][1] * s1;
@@ -325,13 +332,13 @@ dim3 k1_grid(long n0, long n1, long nm)
 
 template <int dim, int k, typename Number>
 void launch_transfer(bool restrict_, const Box &coarse, const Box &fine, TransferView<Number> tv, const Number *in, Number *out,
-                     cudaStream_t stream)
+                     cudaStream_t stream, bool add)
 {
   using Plan = TransferPlan<dim, k, Number>;
   const CellRange cc = owned_cells(coarse);
   if (cc.ncells <= 0) return;
   if constexpr (tiled_transfers(dim, k, sizeof(Number) == 8)) {
-    launch_transfer_tiles<k, Number>(restrict_, coarse, fine, tv, in, out, stream);
+    launch_transfer_tiles<k, Number>(restrict_, coarse, fine, tv, in, out, stream, add);
   } else if constexpr (k == 1) {
     constexpr int m = MarchTile<dim>::m;
     if (restrict_) {
@@ -342,7 +349,7 @@ void launch_transfer(bool restrict_, const Box &coarse, const Box &fine, Transfe
       using Tile = ProlongTile<dim>;
       const long pairs = (fine.os[m] + fine.om[m] + 1) / 2 - fine.os[m] / 2; // (2c, 2c + 1) fine plane pairs
       prolongate_k1_kernel<dim, Number><<<k1_grid<Tile>(fine.om[0], fine.om[1], 2 * pairs), Tile::block(), 0, stream>>>(
-        coarse, fine, tv.prolongation, in, out);
+        coarse, fine, tv.prolongation, in, out, add);
     }
     check_launch("transfer (k = 1) kernel launch");
   } else {
@@ -358,7 +365,7 @@ void launch_transfer(bool restrict_, const Box &coarse, const Box &fine, Transfe
       static int configured = -1;
       auto kernel = prolongate_kernel<dim, k, Number>;
       prepare_shared(kernel, Plan::p_smem, "prolongate", configured);
-      kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::p_smem, stream>>>(coarse, fine, tv.prolongation, cc, in, out);
+      kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::p_smem, stream>>>(coarse, fine, tv.prolongation, cc, in, out, add);
       check_launch("prolongate kernel launch");
     }
   }
@@ -373,12 +380,12 @@ inline void check_boxes(const Box &coarse, const Box &fine)
 } // namespace detail
 
 template <typename Number>
-void prolongate(const Box &coarse, const Box &fine, TransferView<Number> t, const Number *xc, Number *xf, void *stream)
+void prolongate(const Box &coarse, const Box &fine, TransferView<Number> t, const Number *xc, Number *xf, void *stream, bool add)
 {
   detail::check_boxes(coarse, fine);
   dispatch(coarse.dim, coarse.degree, [&](auto d, auto k) {
     detail::launch_transfer<decltype(d)::value, decltype(k)::value, Number>(false, coarse, fine, t, xc, xf,
-                                                                            detail::to_stream(stream));
+                                                                            detail::to_stream(stream), add);
   });
 }
 
@@ -388,12 +395,12 @@ void restrict_add(const Box &coarse, const Box &fine, TransferView<Number> t, co
   detail::check_boxes(coarse, fine);
   dispatch(coarse.dim, coarse.degree, [&](auto d, auto k) {
     detail::launch_transfer<decltype(d)::value, decltype(k)::value, Number>(true, coarse, fine, t, xf, xc,
-                                                                            detail::to_stream(stream));
+                                                                            detail::to_stream(stream), true);
   });
 }
 
-template void prolongate<float>(const Box &, const Box &, TransferView<float>, const float *, float *, void *);
-template void prolongate<double>(const Box &, const Box &, TransferView<double>, const double *, double *, void *);
+template void prolongate<float>(const Box &, const Box &, TransferView<float>, const float *, float *, void *, bool);
+template void prolongate<double>(const Box &, const Box &, TransferView<double>, const double *, double *, void *, bool);
 template void restrict_add<float>(const Box &, const Box &, TransferView<float>, const float *, float *, void *);
 template void restrict_add<double>(const Box &, const Box &, TransferView<double>, const double *, double *, void *);
 

@@ -134,7 +134,8 @@ struct Taps {
 
 template <int k, typename Number>
 __global__ void __launch_bounds__(TileShape<k, Number>::T)
-  prolongate_tile_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm, const Number *__restrict__ xc, Number *__restrict__ xf)
+  prolongate_tile_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm, const Number *__restrict__ xc, Number *__restrict__ xf,
+                         const bool add)
 {
   using S = TileShape<k, Number>;
   constexpr int nb = S::nb, np = S::np, T = S::T, FX = S::FX, FY = S::FY, NX = S::NX, NY = S::NY, NF = S::fine_per_thread;
@@ -183,7 +184,7 @@ __global__ void __launch_bounds__(TileShape<k, Number>::T)
       if (!write[r]) continue;
       const long o = out[r] + (long)(cz - tile.c0[2]) * 2 * k * fs;
 #pragma unroll
-      for (int a = 0; a < 2 * k; ++a) copy_or_zero<S::async>(O + a * FY * FX + tid + r * T, xf, o + a * fs, cz > 0 || a > 0);
+      for (int a = 0; a < 2 * k; ++a) copy_or_zero<S::async>(O + a * FY * FX + tid + r * T, xf, o + a * fs, add && (cz > 0 || a > 0));
     }
 #pragma unroll
     for (int q = 0; q < nb; ++q) {
@@ -331,7 +332,7 @@ __global__ void __launch_bounds__(TileShape<k, Number>::T)
 
 template <int k, typename Number>
 void launch_transfer_tiles(bool restrict_, const Box &coarse, const Box &fine, TransferView<Number> tv, const Number *in, Number *out,
-                           cudaStream_t stream)
+                           cudaStream_t stream, bool add)
 {
   using S = TileShape<k, Number>;
   long n[3];
@@ -349,7 +350,7 @@ void launch_transfer_tiles(bool restrict_, const Box &coarse, const Box &fine, T
     static int configured = -1;
     auto kernel = prolongate_tile_kernel<k, Number>;
     prepare_shared(kernel, S::p_smem, "prolongate (tiles)", configured);
-    kernel<<<grid, S::T, S::p_smem, stream>>>(coarse, fine, tv.prolongation, in, out);
+    kernel<<<grid, S::T, S::p_smem, stream>>>(coarse, fine, tv.prolongation, in, out, add);
     check_launch("prolongate (tiles) kernel launch");
   }
 }

@@ -170,7 +170,7 @@ PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, boo
   if (on_this_rank(l - 1))
     for (int c = 0; c < (l - 1 == 0 ? 1 : cfg.cycles); ++c) PetscCall(cycle_level(cfg, l - 1, c == 0));
   PetscCall(PetscLogEventBegin(events.prolong, 0, 0, 0, 0));
-  PetscCall(transfers_->prolongate_add(l, solution(l - 1), x));
+  PetscCall(transfers_->prolongate(l, solution(l - 1), x, true));
   PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(events.smooth, 0, 0, 0, 0));
   for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.post, b, x));
@@ -200,9 +200,8 @@ PetscErrorCode Hierarchy<Number>::full(const CycleConfig &cfg)
   if (on_this_rank(0)) PetscCall(cycle_level(cfg, 0, true));
   for (int l = 1; l < size(); ++l) {
     if (!on_this_rank(l)) continue;
-    PetscCall(ops_[l]->zero(solution(l)));
     PetscCall(PetscLogEventBegin(events.prolong, 0, 0, 0, 0));
-    PetscCall(transfers_->prolongate_add(l, solution(l - 1), solution(l)));
+    PetscCall(transfers_->prolongate(l, solution(l - 1), solution(l), false));
     PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
     PetscCall(cycle_level(cfg, l, false));
   }

@@ -627,7 +627,7 @@ TransferOps<Number>::TransferOps(LevelOps<Number> &coarse, LevelOps<Number> &fin
 }
 
 template <typename Number>
-PetscErrorCode TransferOps<Number>::prolongate_add(const Number *xc, Number *xf)
+PetscErrorCode TransferOps<Number>::prolongate(const Number *xc, Number *xf, bool add)
 {
   const Box &cb = coarse_.box(), &fb = fine_.box();
   PetscFunctionBegin;
@@ -639,9 +639,13 @@ PetscErrorCode TransferOps<Number>::prolongate_add(const Number *xc, Number *xf)
     xcl = w;
   }
   PetscCall(KernelBegin(fine_.space()));
-  if (fine_.space() == MemSpace::Host) dispatch(cb.dim, cb.degree, [&](auto D, auto K) { cpu::prolongate<D(), K()>(cb, fb, view_, xcl, xf); });
-  else if constexpr (have_cuda) cuda::prolongate(cb, fb, view_, xcl, xf, fine_.stream());
+  if (fine_.space() == MemSpace::Host) dispatch(cb.dim, cb.degree, [&](auto D, auto K) { cpu::prolongate<D(), K()>(cb, fb, view_, xcl, xf, add); });
+  else if constexpr (have_cuda) cuda::prolongate(cb, fb, view_, xcl, xf, fine_.stream(), add);
   PetscCall(KernelEnd(fine_.space(), transfer_flops(cb)));
+  if (!add) { // the points the kernels leave
+    if (fine_.space() == MemSpace::Host) cpu::set_boundary(fb, Number(0), xf);
+    else if constexpr (have_cuda) cuda::set_boundary(fb, Number(0), xf, fine_.stream());
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -152,7 +152,8 @@ template <typename Number>
 class TransferOps {
 public:
   TransferOps(LevelOps<Number> &coarse, LevelOps<Number> &fine);
-  PetscErrorCode prolongate_add(const Number *xc, Number *xf); // xf += P xc
+  // xf += P xc (add), or xf = P xc (its boundary points zeroed: nothing of xf read)
+  PetscErrorCode prolongate(const Number *xc, Number *xf, bool add);
   PetscErrorCode restrict(const Number *xf, Number *xc);       // xc = P^T xf
 
 private:

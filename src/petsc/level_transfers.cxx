@@ -39,15 +39,15 @@ PetscErrorCode LevelTransfers<Number>::restrict(int l, const Number *fine, Numbe
 }
 
 template <typename Number>
-PetscErrorCode LevelTransfers<Number>::prolongate_add(int l, const Number *coarse, Number *fine)
+PetscErrorCode LevelTransfers<Number>::prolongate(int l, const Number *coarse, Number *fine, bool add)
 {
   PetscFunctionBegin;
   if (!crosses(l)) {
-    PetscCall(t_[l]->prolongate_add(coarse, fine));
+    PetscCall(t_[l]->prolongate(coarse, fine, add));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(twin_->reduce(agg_->gather, coarse, twin_x_.data(), true)); // one leaf per root
-  PetscCall(t_[l]->prolongate_add(twin_x_.data(), fine));
+  PetscCall(t_[l]->prolongate(twin_x_.data(), fine, add));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -44,12 +44,11 @@ static PetscErrorCode Prolongate(Mat P, Vec xc, Vec xf, bool add)
   PetscCall(SameSpace(xf, xc, &s));
   PetscCall(ctx->get(s, &t));
   PetscCall(PetscLogEventBegin(events.prolong, P, xc, xf, 0));
-  if (!add) PetscCall(VecZeroEntries(xf));
   VecRead cr(xc, s);
-  VecWrite fw(xf, s, true);
+  VecWrite fw(xf, s, add);
   PetscCall(cr.get(&ca));
   PetscCall(fw.get(&fa));
-  PetscCall(t->prolongate_add(ca, fa));
+  PetscCall(t->prolongate(ca, fa, add));
   PetscCall(fw.restore());
   PetscCall(cr.restore());
   PetscCall(PetscLogEventEnd(events.prolong, P, xc, xf, 0));

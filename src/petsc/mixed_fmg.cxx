@@ -75,10 +75,10 @@ PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, c
   for (int l = 0; l <= f; ++l) {
     if (!ops_[l]) continue; // a coarse level on rank 0 alone
     double *xl = sol(l);
-    PetscCall(ops_[l]->zero(xl));
-    if (l > 0) {
+    if (l == 0) PetscCall(ops_[l]->zero(xl));
+    else {
       PetscCall(PetscLogEventBegin(events.prolong, 0, 0, 0, 0));
-      PetscCall(transfers_->prolongate_add(l, sol(l - 1), xl));
+      PetscCall(transfers_->prolongate(l, sol(l - 1), xl, false));
       PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
     }
     PetscCall(residual(cycles, l, rhs(l), xl));

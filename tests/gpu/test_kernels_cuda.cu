@@ -424,6 +424,15 @@ static void test_transfer(const Box &coarse, const Box &fine, Context<Number> &c
     cuda::prolongate<Number>(coarse, fine, dt.tv, dc.p, df.p, s);
     return rel_error(df.download(), xfr);
   }, may_skip);
+  ctx.run("prolongate (overwrite)", [&] { // every owned point off the boundary written, none read
+    auto xc = cast<Number>(random_vector(coarse.local_points(), g_seed++));
+    std::vector<double> xcr = widen(xc), xfr(fine.owned_points(), 0.0);
+    cpu::prolongate<dim, k, double>(coarse, fine, ref_t.transfer_view(), xcr.data(), xfr.data());
+    DevBuf<Number> dc(xc), df(std::vector<Number>(fine.owned_points(), Number(1e30)));
+    cuda::prolongate<Number>(coarse, fine, dt.tv, dc.p, df.p, s, false);
+    cuda::set_boundary<Number>(fine, Number(0), df.p, s);
+    return rel_error(df.download(), xfr);
+  }, may_skip);
   ctx.run("restrict_add", [&] {
     auto xf = cast<Number>(random_vector(fine.owned_points(), g_seed++));
     auto xc = cast<Number>(random_vector(coarse.local_points(), g_seed++));
@@ -455,6 +464,8 @@ static void test_all(int dim, int k, bool quick, Tally &tally)
       test_level<d, kk, Number>(box, ctx);
       const Box coarse = full_box(d, kk, cells / 2), fine = full_box(d, kk, cells);
       test_transfer<d, kk, Number>(coarse, fine, ctx);
+      // one coarse cell: no coarse interior point, the fine interior still written (zeros)
+      test_transfer<d, kk, Number>(full_box(d, kk, 1), full_box(d, kk, 2), ctx);
     }
     if (quick) return;
     // A rank's sub-box of a 6^d (transfer: 4^d coarse, 8^d fine) mesh with ghost layers:

@@ -4,9 +4,10 @@
 // through an independent Lagrange basis on independently computed Gauss-Lobatto points
 // (1e-12); coarse boundary values are ignored; the restriction (MatMultTranspose, as
 // MatRestrict uses it) is the transpose: y^T (P x) = (P^T y)^T x for random x, y (1e-12);
-// MatMultAdd and MatMultTransposeAdd agree with MatMult + VecAXPY. Two levels of
+// MatMultAdd and MatMultTransposeAdd agree with MatMult + VecAXPY; MatMult overwrites every
+// entry of its output (boundary included). Two levels of
 // coarsening are checked (fine -> coarse -> coarser).
-// Usage: mg_transfer -dim d -kmin a -kmax b -cells N [-levels 2|3]
+// Usage: mg_transfer -dim d -kmin a -kmax b -cells N [-levels 2|3] [-dm_vec_type cuda]
 #include "mg_petsc_util.hpp"
 #include "mg_reference.hpp"
 #include <string>
@@ -85,6 +86,7 @@ static PetscErrorCode CheckPair(DM dmc, DM dmf, int dim, int k, int Nc, const st
     ref[i] = evaluate(mc, nodes, c0, p);
   }
   PetscCall(ToGlobal(dmc, c0, xc));
+  PetscCall(VecSet(xf, 1e30)); // MatMult overwrites: no entry of xf may survive
   PetscCall(MatMult(P, xc, xf));
   PetscCall(ToNatural(dmf, xf, got));
   check(rel_diff(got, ref) < 1e-12, std::string(tag) + " P x = coarse function at fine points", rel_diff(got, ref), 1e-12);
@@ -201,6 +203,7 @@ int main(int argc, char **argv)
     const std::vector<double> nodes = gll_points(k);
     DM fine, coarse, coarser;
     PetscCall(VPatchCreateDM(PETSC_COMM_WORLD, dim, k, cells, &fine));
+    PetscCall(DMSetFromOptions(fine)); // -dm_vec_type cuda: the same checks on device vectors
     PetscCall(DMCoarsen(fine, PETSC_COMM_WORLD, &coarse));
     PetscInt d_, k_, nc;
     PetscCall(VPatchDMGetInfo(coarse, &d_, &k_, &nc));

@@ -135,11 +135,13 @@ void patch_correct(const Box &box, PatchView<Number> p, LocalSolver solver, Patc
 // belongs to the next coarse cell unless this is the last one.
 inline int transfer_rows(int k, int coarse_cell, int coarse_cells) { return coarse_cell == coarse_cells - 1 ? 2 * k + 1 : 2 * k; }
 
-// fine_owned += P coarse_local: interpolation of the coarse Q_k function at the fine
-// support points, zero on the domain boundary (coarse boundary values are ignored).
-// The fine rank owns exactly the fine points inside its coarse cells (nested partitions).
+// fine_owned += P coarse_local (add), or = P coarse_local: interpolation of the coarse Q_k
+// function at the fine support points, zero on the domain boundary (coarse boundary values
+// are ignored). Every owned fine point off the boundary is written; boundary points are
+// left as they are (the caller zeroes them where it overwrites). The fine rank owns exactly
+// the fine points inside its coarse cells (nested partitions).
 template <int dim, int k, typename Number>
-void prolongate(const Box &coarse, const Box &fine, TransferView<Number> t, const Number *xc, Number *xf)
+void prolongate(const Box &coarse, const Box &fine, TransferView<Number> t, const Number *xc, Number *xf, bool add = true)
 {
   constexpr int nb = k + 1, np = 2 * k + 1;
   constexpr int ncoarse = tensor_size<dim, nb>(), nfine = tensor_size<dim, np>();
@@ -157,7 +159,9 @@ void prolongate(const Box &coarse, const Box &fine, TransferView<Number> t, cons
     for_each_point<dim, np>([&](int q, int a, int b, int c) {
       if (a >= rx || b >= ry || c >= rz) return;
       const int i = 2 * cx * k + a, j = 2 * cy * k + b, l = dim == 3 ? 2 * cz * k + c : 0;
-      if (!fine.on_boundary(i, j, l)) xf[fine.owned_index(i, j, l)] += ye[q];
+      if (fine.on_boundary(i, j, l)) return;
+      Number &o = xf[fine.owned_index(i, j, l)];
+      o = add ? o + ye[q] : ye[q];
     });
   });
 }
