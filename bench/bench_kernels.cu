@@ -1,7 +1,8 @@
 // PETSc-free microbenchmark of the CUDA level kernels (src/cuda): one smoothing step (all
 // 2^d colors, forward, in place) per smoother kernel variant and from a zero x (Fused,
 // Boundary: a cycle's pre-smoothing), laplace_apply, laplace_residual (y = b - A x) and
-// prolongate + restrict_add, for 2D and 3D, k = 1..8, float and double, on one GPU.
+// prolongate + restrict_add (and the prolongation alone, adding or overwriting: --ops
+// prolongate,prolongate_overwrite), for 2D and 3D, k = 1..8, float and double, on one GPU.
 //
 // Protocol (paper section 4): one warm-up run, then 10 groups of 10 runs timed with CUDA
 // events; the best group average is reported. Output: a human-readable table on stdout and
@@ -296,6 +297,15 @@ static void bench_level(int dim, int k, const Options &opt)
       emit({dim, k, prec, "prolongate+restrict", dofs, sec, ncoarse * c.flops, ncoarse * (c.reads + c.writes) * bsz,
             3.0 + 3.0 / ncolors});
     }
+    // The prolongation alone, adding into the fine vector (the cycles' coarse correction) or
+    // overwriting it (full multigrid's interpolation): DoF/s and HBM share only (the cost
+    // model counts the transfer pair)
+    for (const bool add : {true, false}) {
+      const char *name = add ? "prolongate" : "prolongate_overwrite";
+      if (!opt.wants(name)) continue;
+      const double sec = time_best([&] { cuda::prolongate<Number>(coarse, box, dct.tv, xc.p, t.p, s, add); }, s, opt.groups, opt.reps);
+      emit({dim, k, prec, name, dofs, sec, 0.0, 0.0, (add ? 2.0 : 1.0) + 1.0 / ncolors});
+    }
     CHECK_CUDA(cudaStreamSynchronize(s));
   }
   CHECK_CUDA(cudaStreamDestroy(s));
@@ -334,9 +344,9 @@ int main(int argc, char **argv)
   for (size_t a = 0; a < opt.ops.size();) { // every name in --ops must be an operation
     const size_t b = std::min(opt.ops.find(',', a), opt.ops.size());
     const std::string op = opt.ops.substr(a, b - a);
-    const char *known[] = {"smooth_fused", "smooth_basic", "smooth_boundary", "smooth_global", "smooth_fused_zero", "smooth_boundary_zero", "laplace_apply", "laplace_residual", "prolongate+restrict"};
+    const char *known[] = {"smooth_fused", "smooth_basic", "smooth_boundary", "smooth_global", "smooth_fused_zero", "smooth_boundary_zero", "laplace_apply", "laplace_residual", "prolongate+restrict", "prolongate", "prolongate_overwrite"};
     if (std::none_of(std::begin(known), std::end(known), [&](const char *k) { return op == k; })) {
-      std::fprintf(stderr, "--ops: unknown operation '%s' (smooth_fused, smooth_basic, smooth_boundary, smooth_global, smooth_fused_zero, smooth_boundary_zero, laplace_apply, laplace_residual, prolongate+restrict)\n", op.c_str());
+      std::fprintf(stderr, "--ops: unknown operation '%s' (smooth_fused, smooth_basic, smooth_boundary, smooth_global, smooth_fused_zero, smooth_boundary_zero, laplace_apply, laplace_residual, prolongate+restrict, prolongate, prolongate_overwrite)\n", op.c_str());
       return 2;
     }
     a = b + 1;

@@ -2,7 +2,7 @@
 // coarse cell split into 2^d fine cells): xf_owned += P xc_local (or = P xc_local: every
 // owned fine point off the boundary written once, none read) and xc_local += P^T xf_owned,
 // one coarse cell per thread group, sum factorization in shared memory (3D, where tuning.hpp's
-// tiled_transfers says so: tiles of cells, transfer_tiles.cuh; 2D k = 1: one thread per column
+// tiled_transfers says so for the direction: tiles of cells, transfer_tiles.cuh; 2D k = 1: one thread per column
 // of points, below). See cpu::prolongate,
 // cpu::restrict_add (transfer_rows rule: each fine point is written by exactly one cell).
 #include "../core/dispatch.hpp"
@@ -337,36 +337,51 @@ void launch_transfer(bool restrict_, const Box &coarse, const Box &fine, Transfe
   using Plan = TransferPlan<dim, k, Number>;
   const CellRange cc = owned_cells(coarse);
   if (cc.ncells <= 0) return;
-  if constexpr (tiled_transfers(dim, k, sizeof(Number) == 8)) {
-    launch_transfer_tiles<k, Number>(restrict_, coarse, fine, tv, in, out, stream, add);
-  } else if constexpr (k == 1) {
+  // (each direction's kernels instantiated only where that direction does not run by tiles)
+  constexpr bool tiled_p = tiled_transfers(dim, k, sizeof(Number) == 8, false), tiled_r = tiled_transfers(dim, k, sizeof(Number) == 8, true);
+  if (restrict_ ? tiled_r : tiled_p) {
+    if constexpr (tiled_p || tiled_r) launch_transfer_tiles<k, Number>(restrict_, coarse, fine, tv, in, out, stream, add);
+    return;
+  }
+  if constexpr (tiled_p && tiled_r) return;
+  else if constexpr (k == 1) {
     constexpr int m = MarchTile<dim>::m;
-    if (restrict_) {
-      using Tile = RestrictTile<dim>;
-      restrict_k1_kernel<dim, Number><<<k1_grid<Tile>(coarse.gm[0], coarse.gm[1], coarse.gm[m]), Tile::block(), 0, stream>>>(
-        coarse, fine, tv.prolongation, in, out);
-    } else {
-      using Tile = ProlongTile<dim>;
-      const long pairs = (fine.os[m] + fine.om[m] + 1) / 2 - fine.os[m] / 2; // (2c, 2c + 1) fine plane pairs
-      prolongate_k1_kernel<dim, Number><<<k1_grid<Tile>(fine.om[0], fine.om[1], 2 * pairs), Tile::block(), 0, stream>>>(
-        coarse, fine, tv.prolongation, in, out, add);
+    if constexpr (!tiled_r) {
+      if (restrict_) {
+        using Tile = RestrictTile<dim>;
+        restrict_k1_kernel<dim, Number><<<k1_grid<Tile>(coarse.gm[0], coarse.gm[1], coarse.gm[m]), Tile::block(), 0, stream>>>(
+          coarse, fine, tv.prolongation, in, out);
+      }
+    }
+    if constexpr (!tiled_p) {
+      if (!restrict_) {
+        using Tile = ProlongTile<dim>;
+        const long pairs = (fine.os[m] + fine.om[m] + 1) / 2 - fine.os[m] / 2; // (2c, 2c + 1) fine plane pairs
+        prolongate_k1_kernel<dim, Number><<<k1_grid<Tile>(fine.om[0], fine.om[1], 2 * pairs), Tile::block(), 0, stream>>>(
+          coarse, fine, tv.prolongation, in, out, add);
+      }
     }
     check_launch("transfer (k = 1) kernel launch");
   } else {
     check_cell_range(cc, restrict_ ? "restrict_add" : "prolongate");
     const long blocks = (cc.ncells + Plan::C - 1) / Plan::C;
-    if (restrict_) {
-      static int configured = -1;
-      auto kernel = restrict_kernel<dim, k, Number>;
-      prepare_shared(kernel, Plan::r_smem, "restrict_add", configured);
-      kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::r_smem, stream>>>(coarse, fine, tv.restriction, cc, in, out);
-      check_launch("restrict_add kernel launch");
-    } else {
-      static int configured = -1;
-      auto kernel = prolongate_kernel<dim, k, Number>;
-      prepare_shared(kernel, Plan::p_smem, "prolongate", configured);
-      kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::p_smem, stream>>>(coarse, fine, tv.prolongation, cc, in, out, add);
-      check_launch("prolongate kernel launch");
+    if constexpr (!tiled_r) {
+      if (restrict_) {
+        static int configured = -1;
+        auto kernel = restrict_kernel<dim, k, Number>;
+        prepare_shared(kernel, Plan::r_smem, "restrict_add", configured);
+        kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::r_smem, stream>>>(coarse, fine, tv.restriction, cc, in, out);
+        check_launch("restrict_add kernel launch");
+      }
+    }
+    if constexpr (!tiled_p) {
+      if (!restrict_) {
+        static int configured = -1;
+        auto kernel = prolongate_kernel<dim, k, Number>;
+        prepare_shared(kernel, Plan::p_smem, "prolongate", configured);
+        kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::p_smem, stream>>>(coarse, fine, tv.prolongation, cc, in, out, add);
+        check_launch("prolongate kernel launch");
+      }
     }
   }
 }

@@ -840,7 +840,7 @@ constexpr int cells_per_block_laplace(int dim, int degree)
 // 3D double k = 4 41.5 -> 44.2, float k = 6 77.8 -> 80.5; the rest within +-2%. The same
 // padding of the transfer kernels' cells (3D k = 2, 3) changed nothing (within 3%).
 constexpr bool pad_cell_stride(int dim, int degree) { return tuned(VPATCH_CELL_PAD, 1); }
-// Whether the 3D transfers run by tiles of coarse cells marching along z
+// Whether the 3D prolongation / restriction runs by tiles of coarse cells marching along z
 // (transfer_tiles.cuh) instead of one coarse cell per thread group (k = 1: one thread per
 // column); -DVPATCH_TRANSFER_TILES=0/1 overrides. H200, prolongation + restriction at 50M
 // fine DoF (bench/NOTES.md, "Transfers by tiles"), GDoF/s cells -> tiles (32 x 24 points):
@@ -848,11 +848,16 @@ constexpr bool pad_cell_stride(int dim, int degree) { return tuned(VPATCH_CELL_P
 // 136; double k = 2 71 -> 96, k = 3 72 -> 93. With the tile shapes below (H100, same call,
 // bench/NOTES.md "Tile shapes of the 3D transfers"): k = 1 float 118 -> 149, double 70 -> 87
 // (columns -> tiles); float k = 7 96 -> 117; double k = 4 57 -> 69, k = 5 57 -> 69, k = 8
-// 41 -> 43. Cells stay for float k = 8 (105 against 102), double k = 6, 7 (56 / 48 against
-// 55 / 50, within the noise of two rounds) and k >= 9 (tiles spill registers).
-constexpr bool tiled_transfers(int dim, int degree, bool is_double)
+// 41 -> 43. The restriction keeps cells for float k = 8 and double k = 6, 7 (the pair 105
+// against 102, 56 / 48 against 55 / 50). Taken apart (H100, forty-third session, call E,
+// bench/NOTES.md "Overwriting prolongation"; 3 rounds, the prolongation alone, GDoF/s, cells
+// -> tiles, adding / overwriting): double k = 6 100 -> 130 / 153 -> 168, k = 7 104 -> 151 /
+// 154 -> 172, float k = 8 163 -> 259 / 222 -> 296, while the pair by tiles lost (double k =
+// 7 61 -> 47, float k = 8 110 -> 81): the prolongation by tiles at every 3D degree, the
+// restriction as before.
+constexpr bool tiled_transfers(int dim, int degree, bool is_double, bool restriction)
 {
-  return dim == 3 && tuned(VPATCH_TRANSFER_TILES, is_double ? degree <= 5 || degree == 8 : degree <= 7);
+  return dim == 3 && tuned(VPATCH_TRANSFER_TILES, !restriction || (is_double ? degree <= 5 || degree == 8 : degree <= 7));
 }
 // The shape of a transfer tile: the fine points it targets along x (about one warp's row)
 // and y, turned into whole coarse cells of 2k points, and the coarse cells a block marches
