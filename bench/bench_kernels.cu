@@ -290,7 +290,7 @@ static void bench_level(int dim, int k, const Options &opt)
       const double sec = time_best(
         [&] {
           // no feedback between the two (values grow only linearly over the runs)
-          cuda::prolongate<Number>(coarse, box, dct.tv, xc.p, t.p, s);
+          cuda::prolongate<Number>(coarse, box, dct.tv, xc.p, t.p, s, true);
           cuda::restrict_add<Number>(coarse, box, dct.tv, x.p, yc.p, s);
         },
         s, opt.groups, opt.reps);

@@ -74,7 +74,7 @@ void patch_sweep(const Box &box, PatchView<Number> p, LocalSolver solver, PatchR
 // fine_owned += P coarse_local (add), or = P coarse_local (every owned point off the domain
 // boundary written, boundary points left as they are: see cpu::prolongate).
 template <typename Number>
-void prolongate(const Box &coarse, const Box &fine, TransferView<Number> t, const Number *xc, Number *xf, void *stream, bool add = true);
+void prolongate(const Box &coarse, const Box &fine, TransferView<Number> t, const Number *xc, Number *xf, void *stream, bool add);
 // coarse_local += P^T fine_owned.
 template <typename Number>
 void restrict_add(const Box &coarse, const Box &fine, TransferView<Number> t, const Number *xf, Number *xc, void *stream);

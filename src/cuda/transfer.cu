@@ -189,6 +189,7 @@ __device__ __forceinline__ Number k1_interp_weight(const Box &coarse, const Box 
 
 template <int dim>
 using ProlongTile = MarchTile<dim, 1, k1_prolong_chunk(dim)>;
+static_assert(k1_prolong_chunk(2) % 2 == 0 && k1_prolong_chunk(3) % 2 == 0, "prolongate_k1_kernel: a chunk holds whole fine plane pairs");
 template <int dim>
 using RestrictTile = MarchTile<dim, 1, k1_restrict_chunk(dim)>;
 

@@ -424,7 +424,9 @@ constexpr bool transfer_lines(int dim, int degree, bool is_double) { return refe
 // not alias). More registers held (3D k = 7 float 40 -> 71, double 60 -> 94). H200,
 // prolongation + restriction (bench/NOTES.md, "Prolongation by z columns"): float k = 2..8
 // +12..44%, double k = 2..7 +10..25%, double k = 8 -9% (108 registers): not for double k >= 8.
-// -DVPATCH_TRANSFER_COLUMN=0/1 overrides.
+// -DVPATCH_TRANSFER_COLUMN=0/1 overrides. (Since the forty-third session the 3D prolongation
+// runs by tiles at every degree, tiled_transfers below: this applies where
+// -DVPATCH_TRANSFER_TILES=0 brings the cell kernel back.)
 constexpr bool transfer_column_store(int dim, int degree, bool is_double)
 {
   return dim == 3 && tuned(VPATCH_TRANSFER_COLUMN, !(is_double && degree >= 8));

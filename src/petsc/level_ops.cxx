@@ -641,11 +641,11 @@ PetscErrorCode TransferOps<Number>::prolongate(const Number *xc, Number *xf, boo
   PetscCall(KernelBegin(fine_.space()));
   if (fine_.space() == MemSpace::Host) dispatch(cb.dim, cb.degree, [&](auto D, auto K) { cpu::prolongate<D(), K()>(cb, fb, view_, xcl, xf, add); });
   else if constexpr (have_cuda) cuda::prolongate(cb, fb, view_, xcl, xf, fine_.stream(), add);
-  PetscCall(KernelEnd(fine_.space(), transfer_flops(cb)));
   if (!add) { // the points the kernels leave
     if (fine_.space() == MemSpace::Host) cpu::set_boundary(fb, Number(0), xf);
     else if constexpr (have_cuda) cuda::set_boundary(fb, Number(0), xf, fine_.stream());
   }
+  PetscCall(KernelEnd(fine_.space(), transfer_flops(cb)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -18,8 +18,8 @@ public:
   void set_stream(void *stream);
   // coarse = R fine (level l-1's array; on ranks without level l-1 unused)
   PetscErrorCode restrict(int l, const Number *fine, Number *coarse);
-  // fine += P coarse (coarse: level l-1's array, as above)
-  PetscErrorCode prolongate(int l, const Number *coarse, Number *fine, bool add); // fine (+)= P coarse
+  // fine += P coarse (add) or fine = P coarse (coarse: level l-1's array, as above)
+  PetscErrorCode prolongate(int l, const Number *coarse, Number *fine, bool add);
   // The gather's exchange set up now (collective; see LevelOps::prepare_exchange).
   PetscErrorCode prepare_exchanges(bool *ipc) const;
   // Whether level l - 1 is the agglomerated one (the transfer gathers or scatters).

@@ -2,7 +2,7 @@
 # GPU acceptance checks (run on a machine with an NVIDIA GPU and a CUDA PETSc, from the
 # repository root, after building build-cuda with CMake): kernel tests against the CPU
 # reference, the PETSc solver on the device against the CPU path (iterations, errors),
-# the public API's checks on device vectors (mg_api), the device vectors' multi-vector
+# the public API's checks on device vectors (mg_api), the grid transfer's (mg_transfer), the device vectors' multi-vector
 # operations against PETSc's, host-device copies inside
 # KSPSolve, and compute-sanitizer memcheck/racecheck.
 # Usage: tests/gpu/run_checks.sh [build dir] [log dir]
@@ -31,6 +31,11 @@ done
 echo "== the public API on device vectors (tests/multigrid/mg_api -dm_vec_type cuda, 1 and 2 ranks)"
 for n in 1 2; do
   if mpiexec --oversubscribe -n $n $B/tests/multigrid/mg_api -dm_vec_type cuda > $LOG/mg_api_$n.log 2>&1; then ok "mg_api, $n rank(s): $(tail -1 $LOG/mg_api_$n.log)"; else bad "mg_api, $n rank(s): $(grep -c FAILED $LOG/mg_api_$n.log) failed, $(tail -1 $LOG/mg_api_$n.log)"; fi
+done
+echo "== the grid transfer on device vectors (tests/multigrid/mg_transfer -dm_vec_type cuda: 3D k = 1..4 on 1 rank, 2D k = 1..6 on 2)"
+for run in "1 -dim 3 -kmin 1 -kmax 4 -cells 4" "2 -dim 2 -kmin 1 -kmax 6 -cells 8"; do
+  set -- $run; n=$1; shift
+  if mpiexec --oversubscribe -n $n $B/tests/multigrid/mg_transfer "$@" -dm_vec_type cuda > $LOG/mg_transfer_$n.log 2>&1; then ok "mg_transfer, $n rank(s): $(tail -1 $LOG/mg_transfer_$n.log)"; else bad "mg_transfer, $n rank(s): $(grep -c FAILED $LOG/mg_transfer_$n.log) failed, $(tail -1 $LOG/mg_transfer_$n.log)"; fi
 done
 
 echo "== PETSc solves: device against host"

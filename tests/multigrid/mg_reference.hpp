@@ -283,10 +283,12 @@ inline double max_abs(const std::vector<double> &v)
   return m;
 }
 
+// max |a - b| / max |b| (infinite where a and b differ in a non-finite entry: std::max drops NaNs)
 inline double rel_diff(const std::vector<double> &a, const std::vector<double> &b)
 {
   double d = 0, m = 0;
   for (size_t i = 0; i < a.size(); ++i) {
+    if (!std::isfinite(a[i] - b[i]) && !(a[i] == b[i])) return INFINITY;
     d = std::max(d, std::abs(a[i] - b[i]));
     m = std::max(m, std::abs(b[i]));
   }

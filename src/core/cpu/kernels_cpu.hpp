@@ -141,7 +141,7 @@ inline int transfer_rows(int k, int coarse_cell, int coarse_cells) { return coar
 // left as they are (the caller zeroes them where it overwrites). The fine rank owns exactly
 // the fine points inside its coarse cells (nested partitions).
 template <int dim, int k, typename Number>
-void prolongate(const Box &coarse, const Box &fine, TransferView<Number> t, const Number *xc, Number *xf, bool add = true)
+void prolongate(const Box &coarse, const Box &fine, TransferView<Number> t, const Number *xc, Number *xf, bool add)
 {
   constexpr int nb = k + 1, np = 2 * k + 1;
   constexpr int ncoarse = tensor_size<dim, nb>(), nfine = tensor_size<dim, np>();
