@@ -856,7 +856,9 @@ constexpr bool pad_cell_stride(int dim, int degree) { return tuned(VPATCH_CELL_P
 // -> tiles, adding / overwriting): double k = 6 100 -> 130 / 153 -> 168, k = 7 104 -> 151 /
 // 154 -> 172, float k = 8 163 -> 259 / 222 -> 296, while the pair by tiles lost (double k =
 // 7 61 -> 47, float k = 8 110 -> 81): the prolongation by tiles at every 3D degree, the
-// restriction as before.
+// restriction as before. At k = 9, 10 (call I; the prolongation by tiles does not spill) the prolongation by tiles
+// adding: float 163 -> 239 / 165 -> 229, double 55 -> 114 / 61 -> 75 (overwriting double k = 10
+// 119 -> 97, the rest faster), the pair float 102 -> 127 / 99 -> 118, double 38 -> 59 / 38 -> 42.
 constexpr bool tiled_transfers(int dim, int degree, bool is_double, bool restriction)
 {
   return dim == 3 && tuned(VPATCH_TRANSFER_TILES, !restriction || (is_double ? degree <= 5 || degree == 8 : degree <= 7));
