@@ -178,13 +178,16 @@ __global__ void __launch_bounds__(TileShape<k, Number>::T)
   __syncthreads(); // Ps
   for (int cz = tile.c0[2]; cz < tile.c1z; ++cz) {
     const int q0 = cz == tile.c0[2] ? 0 : 1; // plane k cz is in the window but at the chunk's first cell
-    // the cell's fine values (each thread reads back its own) and the new coarse planes
+    // the cell's fine values (each thread reads back its own; none where it overwrites) and
+    // the new coarse planes
+    if (add) {
 #pragma unroll
-    for (int r = 0; r < NF; ++r) {
-      if (!write[r]) continue;
-      const long o = out[r] + (long)(cz - tile.c0[2]) * 2 * k * fs;
+      for (int r = 0; r < NF; ++r) {
+        if (!write[r]) continue;
+        const long o = out[r] + (long)(cz - tile.c0[2]) * 2 * k * fs;
 #pragma unroll
-      for (int a = 0; a < 2 * k; ++a) copy_or_zero<S::async>(O + a * FY * FX + tid + r * T, xf, o + a * fs, add && (cz > 0 || a > 0));
+        for (int a = 0; a < 2 * k; ++a) copy_or_zero<S::async>(O + a * FY * FX + tid + r * T, xf, o + a * fs, cz > 0 || a > 0);
+      }
     }
 #pragma unroll
     for (int q = 0; q < nb; ++q) {
@@ -227,7 +230,7 @@ __global__ void __launch_bounds__(TileShape<k, Number>::T)
       Number *o = xf + out[r] + (long)(cz - tile.c0[2]) * 2 * k * fs;
 #pragma unroll
       for (int a = 0; a < 2 * k; ++a) {
-        Number v = O[a * FY * FX + tid + r * T];
+        Number v = add ? O[a * FY * FX + tid + r * T] : Number(0);
 #pragma unroll
         for (int j = 0; j < nb; ++j) v += z_weight<k>(Ps, a * nb + j) * s[r][j];
         if (cz > 0 || a > 0) o[a * fs] = v; // fine plane 0 lies on the boundary
