@@ -11,13 +11,20 @@ namespace detail {
 // face they lie on (the same value). O(n^{d-1}) work: interior points are never touched.
 enum class BoundaryOp { Copy, Set, Subtract };
 
+constexpr int boundary_threads = 256;
+// partial (the float residual's rows only, else null): each block's sum of the squares of the
+// values it writes (common.cuh, SquaresPart), a point on several faces counted on the first.
 template <typename Number, BoundaryOp op, typename Out = Number>
-__global__ void boundary_kernel(const Box box, const Number *src, const Number *minuend, Number value, Out *dst)
+__global__ void __launch_bounds__(boundary_threads)
+  boundary_kernel(const Box box, const Number *src, const Number *minuend, Number value, Out *dst, double *partial)
 {
+  constexpr bool squares = op == BoundaryOp::Subtract && !std::is_same_v<Out, Number>;
+  __shared__ double red[squares ? boundary_threads / 32 : 1];
+  SquaresPart sq{partial};
   const int d = blockIdx.y / 2, c = (blockIdx.y % 2) ? box.n - 1 : 0;
-  if (c < box.os[d] || c >= box.os[d] + box.om[d]) return; // this rank owns no point of the face
+  const bool owned = c >= box.os[d] && c < box.os[d] + box.om[d]; // this rank owns points of the face
   const int du = d == 0 ? 1 : 0, dv = d == 2 ? 1 : 2; // the other two directions
-  const long nu = box.om[du], total = nu * box.om[dv];
+  const long nu = box.om[du], total = owned ? nu * box.om[dv] : 0;
   for (long g = (long)blockIdx.x * blockDim.x + threadIdx.x; g < total; g += (long)gridDim.x * blockDim.x) {
     int p[3];
     p[d] = c;
@@ -26,20 +33,35 @@ __global__ void boundary_kernel(const Box box, const Number *src, const Number *
     const long o = box.owned_index(p[0], p[1], p[2]);
     if constexpr (op == BoundaryOp::Copy) dst[o] = src[o];
     else if constexpr (op == BoundaryOp::Set) dst[o] = value;
-    else dst[o] = static_cast<Out>(minuend[o] - src[o]);
+    else {
+      const Out v = static_cast<Out>(minuend[o] - src[o]);
+      dst[o] = v;
+      if constexpr (squares) {
+        bool first = true; // no face of a lower direction holds the point
+        for (int e = 0; e < d; ++e) first = first && !box.on_boundary_1d(p[e]);
+        if (partial) sq.add(v, first);
+      }
+    }
   }
+  if constexpr (squares)
+    if (partial) sq.finish(red);
+}
+
+// The launch's grid: blocks along a face (enough for the largest), one row per face.
+inline dim3 boundary_grid(const Box &box)
+{
+  long face = 0; // largest face
+  for (int d = 0; d < box.dim; ++d) face = std::max(face, box.owned_points() / box.om[d]);
+  const long blocks = std::min<long>((face + boundary_threads - 1) / boundary_threads, 4096);
+  return dim3((unsigned)blocks, 2 * box.dim);
 }
 
 template <typename Number, BoundaryOp op, typename Out = Number>
-void launch_boundary(const Box &box, const Number *src, const Number *minuend, Number value, Out *dst, void *stream)
+void launch_boundary(const Box &box, const Number *src, const Number *minuend, Number value, Out *dst, void *stream,
+                     double *partial = nullptr)
 {
   if (box.owned_points() <= 0) return;
-  long face = 0; // largest face
-  for (int d = 0; d < box.dim; ++d) face = std::max(face, box.owned_points() / box.om[d]);
-  const int threads = 256;
-  const long blocks = std::min<long>((face + threads - 1) / threads, 4096);
-  const dim3 grid((unsigned)blocks, 2 * box.dim);
-  boundary_kernel<Number, op, Out><<<grid, threads, 0, to_stream(stream)>>>(box, src, minuend, value, dst);
+  boundary_kernel<Number, op, Out><<<boundary_grid(box), boundary_threads, 0, to_stream(stream)>>>(box, src, minuend, value, dst, partial);
   check_launch("boundary kernel launch");
 }
 
@@ -55,6 +77,18 @@ template <typename Number, typename Out>
 void residual_boundary(const Box &box, const Number *b, const Number *x, Out *r, void *stream)
 {
   detail::launch_boundary<Number, detail::BoundaryOp::Subtract, Out>(box, x, b, Number(0), r, stream);
+}
+
+long residual_boundary_blocks(const Box &box)
+{
+  if (box.owned_points() <= 0) return 0;
+  const dim3 g = detail::boundary_grid(box);
+  return (long)g.x * g.y;
+}
+
+void residual_boundary(const Box &box, const double *b, const double *x, float *r, double *partial, void *stream)
+{
+  detail::launch_boundary<double, detail::BoundaryOp::Subtract, float>(box, x, b, 0.0, r, stream, partial);
 }
 
 template <typename Number>

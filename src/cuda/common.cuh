@@ -198,6 +198,36 @@ constexpr int bank_free_rows(int row, int rows, int bytes)
   }
 }
 
+// A block's part of sum_i r_i^2 over the float residual values it stores (the norm of the
+// mixed-precision Richardson tests formed in the residual's pass): each thread adds the
+// points it stores off the domain boundary (residual_boundary writes and counts those), and
+// finish() writes the block's sum to partial[linear block index] for sum_block_partials,
+// which adds them in a fixed order. partial == nullptr: nothing is summed (uniform over the grid).
+struct SquaresPart {
+  double *partial;
+  double s = 0;
+  __device__ __forceinline__ void add(float v, bool count)
+  {
+    if (count) s = fma((double)v, (double)v, s);
+  }
+  // By every thread of the block (a multiple of 32 threads), after its last add; red: one
+  // double per warp of shared memory that no thread reads any more.
+  __device__ void finish(double *red) const
+  {
+    const int nt = blockDim.x * blockDim.y * blockDim.z, tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    double v = s;
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    __syncthreads(); // red is free
+    if (tid % 32 == 0) red[tid / 32] = v;
+    __syncthreads();
+    if (tid == 0) {
+      double b = 0;
+      for (int w = 0; w < nt / 32; ++w) b += red[w];
+      partial[blockIdx.x + (long)gridDim.x * (blockIdx.y + (long)gridDim.y * blockIdx.z)] = b;
+    }
+  }
+};
+
 // Stride of the shared-memory buffers of consecutive groups (patches, cells) of a block:
 // `size` elements rounded up to a value congruent to `lanes` (the threads of a group)
 // modulo the 32 banks, so a warp spanning two groups addresses distinct banks wherever its

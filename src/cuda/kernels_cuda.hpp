@@ -54,6 +54,11 @@ void laplace_apply(const Box &box, OperatorView<Number> op, const Number *x, Num
 template <typename Number, typename Out = Number>
 void laplace_residual(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Out *y, void *stream);
 bool laplace_residual_converts(int dim, int degree);
+// r = (float)(b - A x) at every owned point of a box without ghosts (laplace_residual, then
+// residual_boundary), where laplace_residual_converts(dim, degree), and sum_i r_i^2 over the
+// owned points, summed in double in the same passes (in a fixed order, the float values).
+// Returns once the sum is known.
+double laplace_residual_sum_squares(const Box &box, OperatorView<double> op, const double *b, const double *x, float *r, void *stream);
 // d_local += cell contributions to diag(A).
 template <typename Number>
 void laplace_diagonal(const Box &box, OperatorView<Number> op, Number *d, void *stream);
@@ -83,6 +88,10 @@ template <typename Number>
 void copy_boundary(const Box &box, const Number *src, Number *dst, void *stream);
 template <typename Number, typename Out = Number>
 void residual_boundary(const Box &box, const Number *b, const Number *x, Out *r, void *stream);
+// The same into float, each block of the launch also writing the sum of the squares of its
+// values to partial[block] (a point on several faces counted once); the launch's block count:
+long residual_boundary_blocks(const Box &box);
+void residual_boundary(const Box &box, const double *b, const double *x, float *r, double *partial, void *stream);
 template <typename Number>
 void set_boundary(const Box &box, Number value, Number *dst, void *stream);
 // The owned points between an owned array and a ghosted local array (see cpu::copy_owned).

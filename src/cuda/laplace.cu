@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <cuda_pipeline.h>
 #include "tuning.hpp"
+#include "vector_ops_cuda.hpp"
 
 namespace vpatch {
 namespace cuda {
@@ -234,7 +235,7 @@ struct alignas(sizeof(Number) * N) Pack {
 template <int dim, int k, typename Number, bool residual, typename Out = Number>
 __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads, gather_min_blocks_per_sm(dim, k, sizeof(Number) == 8))
   laplace_gather_kernel(const Box box, const OperatorView<Number> op, const Number *__restrict__ x, const Number *__restrict__ rhs,
-                        Out *__restrict__ y)
+                        Out *__restrict__ y, double *partial)
 {
   using Tile = GatherTile<dim, k, Number, residual>;
   constexpr int W = 2 * k + 1, C = (k + 1) * (k + 1), m = Tile::m, NT = Tile::threads, R = Tile::rows;
@@ -280,6 +281,10 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
   auto ring = [&](int stage) { return ring_ + stage * SP; };
   __shared__ XSums xsum;
   const int tid = threadIdx.y * Tile::X + threadIdx.x;
+  // the float residual's sum of squares (the mixed residual only: Out float from double)
+  constexpr bool squares = residual && !std::is_same_v<Out, Number>;
+  static_assert(!squares || NT % 32 == 0, "laplace_gather_kernel: whole warps for the sum of squares");
+  SquaresPart sq{partial};
   for (int e = tid; e < C; e += NT) {
     Mc[e] = op.mass[e];
     Kc[e] = op.stiffness[e];
@@ -472,22 +477,29 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
           Number v = acc[r][0];
           if constexpr (residual) v = (EB > 0 ? bq[0][r] : rhs[o]) - v;
           y[o] = static_cast<Out>(v);
+          if constexpr (squares)
+            if (partial) sq.add(static_cast<Out>(v), dim == 3 ? !box.on_boundary(i, j + r, l) : !box.on_boundary(i + r * Tile::step, l, 0));
         }
     }
   }
+  if constexpr (squares)
+    if (partial) sq.finish(ring_); // (every copy has landed: the last planes issued none)
 }
 
 // y = A x (b null) or y = b - A x, in Out: Number, or float from double where the
 // operator is the gather or the cell-column kernel (laplace_residual_converts).
+// partial (the mixed residual, Out = float from double, of the gather or the cell-column
+// kernel; else null): one double per block of the launch, its sum of squares (SquaresPart).
 template <int dim, int k, typename Number, typename Out = Number>
-void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Out *y, cudaStream_t stream)
+void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Out *y, cudaStream_t stream,
+                    double *partial = nullptr)
 {
   // the form's kernel by cell columns where it is faster (tuning.hpp)
   auto by_columns = [&](auto residual) {
     constexpr bool r = decltype(residual)::value;
     if constexpr (cell_columns_operator(dim, k, sizeof(Number) == 8, r)) {
-      if constexpr (dim == 3) launch_laplace_cell_columns_3d<k, Number, r, Out>(box, b, x, y, stream);
-      else launch_laplace_cell_columns<k, Number, r, Out>(box, b, x, y, stream);
+      if constexpr (dim == 3) launch_laplace_cell_columns_3d<k, Number, r, Out>(box, b, x, y, stream, partial);
+      else launch_laplace_cell_columns<k, Number, r, Out>(box, b, x, y, stream, partial);
     }
     return cell_columns_operator(dim, k, sizeof(Number) == 8, r);
   };
@@ -496,7 +508,7 @@ void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, co
     auto launch = [&](auto residual) {
       using Tile = GatherTile<dim, k, Number, decltype(residual)::value>;
       const dim3 grid = Tile::grid(box.gm[0], box.gm[1], box.gm[Tile::m]);
-      laplace_gather_kernel<dim, k, Number, decltype(residual)::value, Out><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y);
+      laplace_gather_kernel<dim, k, Number, decltype(residual)::value, Out><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y, partial);
     };
     if (b) launch(std::true_type{});
     else launch(std::false_type{});
@@ -521,6 +533,23 @@ void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, co
     kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::smem, stream>>>(box, op, cr, x, y, op_scale);
     check_launch("laplace_apply kernel launch");
   }
+}
+
+// The blocks of launch_laplace's residual launch with Out = float from double (0: none, or
+// an empty box).
+template <int dim, int k>
+long residual_to_float_blocks(const Box &box)
+{
+  auto count = [](dim3 g) { return (long)g.x * g.y * g.z; };
+  if (box.gm[0] <= 0 || box.gm[1] <= 0 || (dim == 3 && box.gm[2] <= 0)) return 0;
+  if constexpr (cell_columns_operator(dim, k, true, true)) {
+    if constexpr (dim == 3) return count(CellColumns3D<k, double>::grid(box));
+    else return count(CellColumns<k, double>::grid(box));
+  } else if constexpr (gather_operator(dim, k, true)) {
+    using Tile = GatherTile<dim, k, double, true>;
+    return count(Tile::grid(box.gm[0], box.gm[1], box.gm[Tile::m]));
+  }
+  return 0;
 }
 
 // One thread per (cell, cell point): d += sum_d K_dd prod_{e != d} M_ee.
@@ -568,6 +597,24 @@ void laplace_residual(const Box &box, OperatorView<Number> op, const Number *b, 
 bool laplace_residual_converts(int dim, int degree)
 {
   return gather_operator(dim, degree, true) || cell_columns_operator(dim, degree, true, true);
+}
+
+double laplace_residual_sum_squares(const Box &box, OperatorView<double> op, const double *b, const double *x, float *r, void *stream)
+{
+  if (!laplace_residual_converts((int)box.dim, (int)box.degree))
+    throw std::invalid_argument("vpatch cuda: laplace_residual_sum_squares: this operator forms its float residual in two passes");
+  if (!box.local_is_owned()) throw std::invalid_argument("vpatch cuda: laplace_residual_sum_squares: a box with ghost points");
+  if (box.owned_points() <= 0) return 0;
+  double sum = 0;
+  dispatch(box.dim, box.degree, [&](auto d, auto k) {
+    constexpr int D = decltype(d)::value, K = decltype(k)::value;
+    const long nk = detail::residual_to_float_blocks<D, K>(box), nb = residual_boundary_blocks(box);
+    double *partial = block_partials((std::size_t)(nk + nb), stream);
+    detail::launch_laplace<D, K, double, float>(box, op, b, x, r, detail::to_stream(stream), partial);
+    residual_boundary(box, b, x, r, partial + nk, stream);
+    sum = sum_block_partials((std::size_t)(nk + nb), stream);
+  });
+  return sum;
 }
 
 template <typename Number>

@@ -78,7 +78,7 @@ struct CellColumns3D : CellColumnRange<k> {
 template <int k, typename Number, bool residual, typename Out>
 __global__ void __launch_bounds__(CellColumns3D<k, Number>::threads, cell_columns_min_blocks_3d(k, sizeof(Number) == 8, residual))
   laplace_cell_columns_3d_kernel(const Box box, const Number *__restrict__ x, const Number *__restrict__ rhs, Out *__restrict__ y,
-                                 const Number scale)
+                                 const Number scale, double *partial)
 {
   using P = CellColumns3D<k, Number>;
   constexpr int n1 = k + 1, D = P::stages, CS = P::CS, RX = P::RX, TX = P::TX, TY = P::TY, F = P::faces;
@@ -87,6 +87,8 @@ __global__ void __launch_bounds__(CellColumns3D<k, Number>::threads, cell_column
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   Number *stage = X2 + P::slots * F + warp * P::stage_size, *zeros = X2 + P::slots * F + P::warps * P::stage_size;
   constexpr bool ZW = P::zero_window(residual) > 0;
+  constexpr bool squares = residual && !std::is_same_v<Out, Number>; // the float residual's sum of squares (common.cuh)
+  SquaresPart sq{partial};
   for (int i = threadIdx.x; i < P::zero_window(residual); i += P::threads) zeros[i] = Number(0); // (read after the first plane's barrier)
   const Number *M = reference_cell<k, Number>.M, *K = reference_cell<k, Number>.K;
   const int gx = box.gs[0], mx = box.gm[0], gy = box.gs[1], my = box.gm[1], gz = box.gs[2], mz = box.gm[2];
@@ -298,16 +300,23 @@ __global__ void __launch_bounds__(CellColumns3D<k, Number>::threads, cell_column
           Number v = scale * stage[lane + 32 * j];
           if constexpr (residual) v = bv[j] - v;
           yp[at] = static_cast<Out>(v);
+          if constexpr (squares)
+            if (partial) {
+              const int o = 32 * j % SR, wrap = lane + o >= SR ? 1 : 0; // (place's row and column)
+              sq.add(static_cast<Out>(v), !box.on_boundary(gx + xa0 + lane + o - wrap * SR, gy + ya0 + 32 * j / SR + wrap, g * k + q));
+            }
         }
       }
     }
   };
   march_cells<k>(cz0, cz1, box.cs[2], box.ce[2], acc, plane_sums, store_planes);
+  if constexpr (squares)
+    if (partial) sq.finish(ring); // (every copy has landed: the last planes issued none)
 }
 
 // y = A x or (residual) y = b - A x by 3D cell columns.
 template <int k, typename Number, bool residual, typename Out>
-void launch_laplace_cell_columns_3d(const Box &box, const Number *b, const Number *x, Out *y, cudaStream_t stream)
+void launch_laplace_cell_columns_3d(const Box &box, const Number *b, const Number *x, Out *y, cudaStream_t stream, double *partial)
 {
   using P = CellColumns3D<k, Number>;
   if (box.gm[0] <= 0 || box.gm[1] <= 0 || box.gm[2] <= 0) return;
@@ -316,7 +325,7 @@ void launch_laplace_cell_columns_3d(const Box &box, const Number *b, const Numbe
   static int configured = -1;
   auto kernel = laplace_cell_columns_3d_kernel<k, Number, residual, Out>;
   prepare_shared(kernel, P::smem(residual), "laplace_apply (3D cell columns)", configured);
-  kernel<<<P::grid(box), P::threads, P::smem(residual), stream>>>(box, x, b, y, Number(1.0 / box.cells));
+  kernel<<<P::grid(box), P::threads, P::smem(residual), stream>>>(box, x, b, y, Number(1.0 / box.cells), partial);
   check_launch("laplace_apply (3D cell columns) kernel launch");
 }
 

@@ -115,6 +115,20 @@ __global__ void __launch_bounds__(multi_threads) multi_dot_sum_kernel(int blocks
     if (threadIdx.x == 0) out[j] = s;
   }
 }
+// y = (float) x and partial[blockIdx.x] = this block's part of sum y^2 (in double)
+__global__ void __launch_bounds__(multi_threads) convert_squares_kernel(std::size_t n, const double *__restrict__ x, float *__restrict__ y,
+                                                                          double *__restrict__ partial)
+{
+  __shared__ double red[multi_threads / 32];
+  double s = 0;
+  for (std::size_t i = blockIdx.x * (std::size_t)blockDim.x + threadIdx.x; i < n; i += (std::size_t)gridDim.x * blockDim.x) {
+    const float v = static_cast<float>(x[i]);
+    y[i] = v;
+    s = fma((double)v, (double)v, s);
+  }
+  s = block_sum(s, red);
+  if (threadIdx.x == 0) partial[blockIdx.x] = s;
+}
 template <int NV, typename Number>
 __global__ void __launch_bounds__(multi_threads) multi_axpy_kernel(std::size_t n, Number *__restrict__ y, Group<Number> x)
 {
@@ -234,21 +248,32 @@ void multi_dot(std::size_t n, const Number *x, int nv, const Number *const *y, N
   check_cuda(cudaStreamSynchronize(s), "vpatch::cuda::multi_dot");
 }
 
-template <typename Number>
-double sum_squares(std::size_t n, const Number *x, void *stream)
+double *block_partials(std::size_t count, void *stream)
+{
+  return static_cast<double *>(multi_scratch(sizeof(double) * (count + 1), (cudaStream_t)stream)); // (+1: the sum)
+}
+
+double sum_block_partials(std::size_t count, void *stream)
+{
+  if (!count) return 0;
+  const cudaStream_t s = (cudaStream_t)stream;
+  double *work = static_cast<double *>(scratch.p), *res = work + count, out;
+  if (!work || scratch.bytes < sizeof(double) * (count + 1)) throw std::logic_error("vpatch::cuda::sum_block_partials: no block_partials space for them");
+  multi_dot_sum_kernel<double><<<1, multi_threads, 0, s>>>((int)count, 1, work, res);
+  check_launch("vpatch::cuda::sum_block_partials");
+  check_cuda(cudaMemcpyAsync(&out, res, sizeof(double), cudaMemcpyDeviceToHost, s), "vpatch::cuda::sum_block_partials (result)");
+  check_cuda(cudaStreamSynchronize(s), "vpatch::cuda::sum_block_partials");
+  return out;
+}
+
+double convert_sum_squares(std::size_t n, const double *x, float *y, void *stream)
 {
   if (!n) return 0;
-  const cudaStream_t s = (cudaStream_t)stream;
   const unsigned blocks = multi_grid(n);
-  double *work = static_cast<double *>(multi_scratch(sizeof(double) * (blocks + 1), s)), *res = work + blocks, out;
-  Group<Number> grp{};
-  grp.v[0] = x;
-  multi_dot_kernel<1, Number, double><<<blocks, multi_threads, 0, s>>>(n, x, grp, work);
-  multi_dot_sum_kernel<double><<<1, multi_threads, 0, s>>>((int)blocks, 1, work, res);
-  check_launch("vpatch::cuda::sum_squares");
-  check_cuda(cudaMemcpyAsync(&out, res, sizeof(double), cudaMemcpyDeviceToHost, s), "vpatch::cuda::sum_squares (result)");
-  check_cuda(cudaStreamSynchronize(s), "vpatch::cuda::sum_squares");
-  return out;
+  double *partial = block_partials(blocks, stream);
+  convert_squares_kernel<<<blocks, multi_threads, 0, (cudaStream_t)stream>>>(n, x, y, partial);
+  check_launch("vpatch::cuda::convert_sum_squares");
+  return sum_block_partials(blocks, stream);
 }
 
 template <typename Number>
@@ -269,7 +294,6 @@ void multi_axpy(std::size_t n, Number *y, int nv, const Number *alpha, const Num
 
 template void multi_dot<double>(std::size_t, const double *, int, const double *const *, double *, void *);
 template void multi_dot<float>(std::size_t, const float *, int, const float *const *, float *, void *);
-template double sum_squares<float>(std::size_t, const float *, void *);
 template void multi_axpy<double>(std::size_t, double *, int, const double *, const double *const *, void *);
 template void multi_axpy<float>(std::size_t, float *, int, const float *, const float *const *, void *);
 template void indexed_copy<float>(std::size_t, const float *, const int *, float *, const int *, bool, void *);

@@ -22,11 +22,14 @@ void indexed_copy(std::size_t n, const Number *src, const int *sidx, Number *dst
 constexpr int multi_max = 8;
 template <typename Number>
 void multi_dot(std::size_t n, const Number *x, int nv, const Number *const *y, Number *out, void *stream);
-// sum_i x[i]^2, summed in double in a fixed order (returns when it is known): the norm of
-// the mixed-precision Richardson steps' float residuals
-template <typename Number>
-double sum_squares(std::size_t n, const Number *x, void *stream);
-// frees multi_dot's and sum_squares' device scratch (kept between calls; PETSc's finalization calls this)
+// y = (float) x and sum_i y_i^2 (summed in double in a fixed order; returns when it is known):
+// the two-pass float residual's conversion and norm in one pass
+double convert_sum_squares(std::size_t n, const double *x, float *y, void *stream);
+// Sums formed by other kernels as one double per block: device space for count of them (the
+// scratch below), then their sum in a fixed order (returns when it is known).
+double *block_partials(std::size_t count, void *stream);
+double sum_block_partials(std::size_t count, void *stream);
+// frees the device scratch of multi_dot and the block partials (kept between calls; PETSc's finalization calls this)
 void release_multi_scratch();
 // y += sum_j alpha[j] x[j] for j < nv: one pass over y and each x per group of multi_max
 template <typename Number>

@@ -161,12 +161,15 @@ void convert(MemSpace s, size_t n, const From *x, To *y, void *stream, bool add)
 template void convert<double, float>(MemSpace, size_t, const double *, float *, void *, bool);
 template void convert<float, double>(MemSpace, size_t, const float *, double *, void *, bool);
 
-double sum_squares(MemSpace s, size_t n, const float *x, void *stream)
+double convert_sum_squares(MemSpace s, size_t n, const double *x, float *y, void *stream)
 {
   double sum = 0;
   if (s == MemSpace::Host)
-    for (size_t i = 0; i < n; ++i) sum += (double)x[i] * x[i];
-  else if constexpr (have_cuda) sum = cuda::sum_squares(n, x, stream);
+    for (size_t i = 0; i < n; ++i) {
+      y[i] = static_cast<float>(x[i]);
+      sum += (double)y[i] * y[i];
+    }
+  else if constexpr (have_cuda) sum = cuda::convert_sum_squares(n, x, y, stream);
   return sum;
 }
 
@@ -400,15 +403,16 @@ bool LevelOps<Number>::residual_to_float_in_one_pass() const
 }
 
 template <typename Number>
-PetscErrorCode LevelOps<Number>::residual_to_float(const Number *bvec, const Number *x, float *r)
+PetscErrorCode LevelOps<Number>::residual_to_float(const Number *bvec, const Number *x, float *r, double *sum_squares)
 {
   PetscFunctionBegin;
   PetscCheck(residual_to_float_in_one_pass(), PETSC_COMM_SELF, PETSC_ERR_SUP, "vpatch: this level forms its float residual in two passes");
   if constexpr (have_cuda && std::is_same_v<Number, double>) {
     PetscCall(KernelBegin(space_));
-    cuda::laplace_residual(box(), op_, bvec, x, r, stream_);
+    if (sum_squares) *sum_squares = cuda::laplace_residual_sum_squares(box(), op_, bvec, x, r, stream_);
+    else cuda::laplace_residual(box(), op_, bvec, x, r, stream_);
     PetscCall(KernelEnd(space_, laplace_flops(box())));
-    cuda::residual_boundary(box(), bvec, x, r, stream_);
+    if (!sum_squares) cuda::residual_boundary(box(), bvec, x, r, stream_);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

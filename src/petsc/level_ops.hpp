@@ -74,9 +74,8 @@ PetscErrorCode BufferReserve(Buffer<T> &buf, MemSpace s, size_t n, const char *w
 // in memory space s (the precision conversions of PCVPATCHMG).
 template <typename From, typename To>
 void convert(MemSpace s, size_t n, const From *x, To *y, void *stream, bool add = false);
-// sum_i x[i]^2 on n entries in memory space s, summed in double (the norms of PCVPATCHMG's
-// float residuals); on the device it returns once the sum is known.
-double sum_squares(MemSpace s, size_t n, const float *x, void *stream);
+// y = (float) x and sum_i y_i^2 in one pass (the two-pass float residual's conversion and norm)
+double convert_sum_squares(MemSpace s, size_t n, const double *x, float *y, void *stream);
 
 template <typename Number>
 class LevelOps {
@@ -96,8 +95,10 @@ public:
   // r = (float)(b - A x) in one pass of the device operator, where residual_to_float_in_one_pass():
   // a single-rank level on the device whose operator is the gather kernel (the mixed full
   // multigrid's residuals of the double level solutions, without a double r).
+  // With sum_squares: also sum_i r_i^2 over the owned points, in double, in the same passes
+  // (returns once it is known).
   bool residual_to_float_in_one_pass() const;
-  PetscErrorCode residual_to_float(const Number *b, const Number *x, float *r);
+  PetscErrorCode residual_to_float(const Number *b, const Number *x, float *r, double *sum_squares = nullptr);
   PetscErrorCode diagonal(Number *d);                                // d = diag(A)
   // One application; zero_guess: x is zero on entry, so the first color's patch residuals
   // are b itself (PatchResidual::Given: no operator, no closure reads; the same numbers).

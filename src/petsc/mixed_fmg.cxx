@@ -33,17 +33,18 @@ PetscErrorCode MixedFMG::residual(Hierarchy<float> &cycles, int l, const double 
   double *r = r_[l].data();
   PetscFunctionBegin;
   const bool one_pass = A.residual_to_float_in_one_pass();
+  double sum = 0; // the norm's square, summed in the pass that writes the float residual
   PetscCall(PetscLogEventBegin(events.residual, 0, 0, 0, 0));
-  if (one_pass) PetscCall(A.residual_to_float(b, x, cycles.rhs(l)));
+  if (one_pass) PetscCall(A.residual_to_float(b, x, cycles.rhs(l), norm ? &sum : nullptr));
   else PetscCall(A.residual(b, x, r));
   PetscCall(PetscLogEventEnd(events.residual, 0, 0, 0, 0));
   if (!one_pass) {
     PetscCall(PetscLogEventBegin(events.convert, 0, 0, 0, 0));
-    convert(A.space(), n, r, cycles.rhs(l), A.stream());
+    if (norm) sum = convert_sum_squares(A.space(), n, r, cycles.rhs(l), A.stream());
+    else convert(A.space(), n, r, cycles.rhs(l), A.stream());
     PetscCall(PetscLogEventEnd(events.convert, 0, 0, 0, 0));
   }
   if (norm) { // (collective: levels on every rank, the finest)
-    double sum = sum_squares(A.space(), n, cycles.rhs(l), A.stream());
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, A.level().comm));
     *norm = (PetscReal)std::sqrt(sum);
   }

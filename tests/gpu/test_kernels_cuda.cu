@@ -14,6 +14,7 @@
 #include "cuda/common.cuh"
 #include "cuda/kernels_cuda.hpp"
 #include "cuda/tuning.hpp"
+#include "cuda/vector_ops_cuda.hpp"
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -151,6 +152,14 @@ static double rel_error(const std::vector<Number> &gpu, const std::vector<double
   return den > 0 ? num / den : num;
 }
 
+// sum_i v_i^2 in long double (the reference of the device's sums of squares)
+static double host_sum_squares(const std::vector<float> &v)
+{
+  long double s = 0;
+  for (float x : v) s += (long double)x * x;
+  return (double)s;
+}
+
 static unsigned g_seed = 1;
 
 template <typename Number>
@@ -161,21 +170,22 @@ struct Context {
   Tally &tally;
   double tol() const { return sizeof(Number) == 8 ? 1e-12 : 1e-5; }
 
-  void report(const std::string &what, double err)
+  void report(const std::string &what, double err, double tolerance)
   {
-    const bool ok = err <= tol();
+    const bool ok = err <= tolerance;
     (ok ? tally.passed : tally.failed)++;
     std::printf("%-4s dim=%d k=%-2d %-6s %-8s %-34s rel_err=%.3e (tol %.0e)\n", ok ? "PASS" : "FAIL", dim, k, prec,
-                boxname.c_str(), what.c_str(), err, tol());
+                boxname.c_str(), what.c_str(), err, tolerance);
     std::fflush(stdout);
   }
-  // Runs one check; std::invalid_argument from a launcher is a skip where allowed
-  // (3D k >= 9: not enough shared memory on this device), a failure otherwise.
-  void run(const std::string &what, const std::function<double()> &f, bool may_skip = false)
+  // Runs one check (to the precision's tolerance unless given one); std::invalid_argument
+  // from a launcher is a skip where allowed (3D k >= 9: not enough shared memory on this
+  // device), a failure otherwise.
+  void run(const std::string &what, const std::function<double()> &f, bool may_skip = false, double tolerance = 0)
   {
     try {
       const double err = f();
-      report(what, err);
+      report(what, err, tolerance > 0 ? tolerance : tol());
     } catch (const std::invalid_argument &e) {
       if (may_skip) {
         tally.skipped++;
@@ -235,6 +245,32 @@ static void test_operator(const Box &box, Context<Number> &ctx, const LevelTable
     cuda::laplace_residual<Number>(box, dt.op, db.p, dx.p, dy.p, s);
     return rel_error(dy.download(), yr);
   }, may_skip);
+
+  // The mixed-precision Richardson test's residual: r = (float)(b - A x) with its boundary
+  // rows and sum r_i^2 in the same passes (one rank's box, double operators whose residual
+  // converts), against the CPU residual (to float rounding) and against the sum of the
+  // squares of the float values it wrote, formed here in long double.
+  if constexpr (std::is_same_v<Number, double>)
+    if (box.local_is_owned() && cuda::laplace_residual_converts(dim, k)) {
+      auto x = random_vector(nl, g_seed++), b = random_vector(nl, g_seed++);
+      std::vector<double> rr(nl, 0.0);
+      cpu::laplace_apply<dim, k, double>(box, ref_t.operator_view(), x.data(), rr.data());
+      for (std::size_t i = 0; i < nl; ++i) rr[i] = b[i] - rr[i];
+      std::vector<double> diff(nl);
+      for (std::size_t i = 0; i < nl; ++i) diff[i] = b[i] - x[i];
+      cpu::copy_boundary<double>(box, diff.data(), rr.data()); // the identity rows
+      DevBuf<double> dx(x), db(b);
+      DevBuf<float> dr(std::vector<float>(nl, NAN)); // every point written
+      double sum = 0;
+      ctx.run("residual sum_squares: r", [&] {
+        sum = cuda::laplace_residual_sum_squares(box, dt.op, db.p, dx.p, dr.p, s);
+        return rel_error(dr.download(), rr);
+      }, may_skip, 1e-6);
+      ctx.run("residual sum_squares: the sum", [&] {
+        const double ref = host_sum_squares(dr.download());
+        return std::abs(sum - ref) / ref;
+      }, may_skip, 1e-13);
+    }
 }
 
 template <int dim, int k, typename Number>
@@ -364,7 +400,7 @@ static void test_level(const Box &box, Context<Number> &ctx)
     } catch (const std::invalid_argument &) {
       threw = true;
     }
-    ctx.report("Boundary rejects out != x", threw ? 0.0 : (double)INFINITY);
+    ctx.report("Boundary rejects out != x", threw ? 0.0 : (double)INFINITY, ctx.tol());
   }
 
   // Owned boundary points.
@@ -443,6 +479,18 @@ static void test_transfer(const Box &coarse, const Box &fine, Context<Number> &c
     cuda::restrict_add<Number>(coarse, fine, dt.tv, df.p, dc.p, s);
     return rel_error(dc.download(), xcr);
   }, may_skip);
+  if constexpr (std::is_same_v<Number, double>)
+    ctx.run("convert_sum_squares", [&] { // y = (float) x and the sum of their squares in one pass
+      const auto x = random_vector(fine.owned_points(), g_seed++);
+      DevBuf<double> dx(x);
+      DevBuf<float> dy(x.size());
+      const double sum = cuda::convert_sum_squares(x.size(), dx.p, dy.p, s);
+      const auto y = dy.download();
+      double err = 0;
+      for (std::size_t i = 0; i < x.size(); ++i) err = std::max(err, y[i] == (float)x[i] ? 0.0 : 1.0);
+      const double ref = host_sum_squares(y);
+      return std::max(err, std::abs(sum - ref) / ref);
+    });
   ctx.run("memset_zero", [&] {
     DevBuf<Number> d(cast<Number>(random_vector(fine.owned_points(), g_seed++)));
     cuda::memset_zero(d.p, d.n * sizeof(Number), s);
