@@ -7,6 +7,7 @@
 #include "divider.hpp"
 #include "kernels_cuda.hpp"
 #include "lanes.cuh"
+#include "vector_ops_cuda.hpp"
 #include <cuda_runtime.h>
 #include <stdexcept>
 #include <algorithm>
@@ -199,10 +200,11 @@ constexpr int bank_free_rows(int row, int rows, int bytes)
 }
 
 // A block's part of sum_i r_i^2 over the float residual values it stores (the norm of the
-// mixed-precision Richardson tests formed in the residual's pass): each thread adds the
-// points it stores off the domain boundary (residual_boundary writes and counts those), and
-// finish() writes the block's sum to partial[linear block index] for sum_block_partials,
-// which adds them in a fixed order. partial == nullptr: nothing is summed (uniform over the grid).
+// mixed-precision Richardson tests formed in the residual's pass; the kernels' instantiations
+// with it are their own, so those without it are unchanged): each thread adds the points it
+// stores off the domain boundary (residual_boundary writes and counts those), and finish()
+// writes the block's sum to partial[linear block index] for sum_block_partials, which adds them
+// in a fixed order.
 struct SquaresPart {
   double *partial;
   double s = 0;
@@ -225,6 +227,21 @@ struct SquaresPart {
       for (int w = 0; w < nt / 32; ++w) b += red[w];
       partial[blockIdx.x + (long)gridDim.x * (blockIdx.y + (long)gridDim.y * blockIdx.z)] = b;
     }
+  }
+};
+
+// A launcher's request for its launch's SquaresPart sums: take(blocks) gives the device space
+// for the launch's blocks and `extra` partials after them (block_partials), and records the count.
+struct SquaresRequest {
+  void *stream;
+  long extra = 0;
+  long blocks = 0;
+  double *partial = nullptr;
+  double *take(dim3 grid)
+  {
+    blocks = (long)grid.x * grid.y * grid.z;
+    partial = block_partials((std::size_t)(blocks + extra), stream);
+    return partial;
   }
 };
 

@@ -56,8 +56,9 @@ void laplace_residual(const Box &box, OperatorView<Number> op, const Number *b, 
 bool laplace_residual_converts(int dim, int degree);
 // r = (float)(b - A x) at every owned point of a box without ghosts (laplace_residual, then
 // residual_boundary), where laplace_residual_converts(dim, degree), and sum_i r_i^2 over the
-// owned points, summed in double in the same passes (in a fixed order, the float values).
-// Returns once the sum is known.
+// owned points of the float values, in double in a fixed order: by the kernels that write r
+// where tuning.hpp's residual_squares_in_kernel says so, else by a pass over r. Returns once
+// the sum is known.
 double laplace_residual_sum_squares(const Box &box, OperatorView<double> op, const double *b, const double *x, float *r, void *stream);
 // d_local += cell contributions to diag(A).
 template <typename Number>

@@ -232,7 +232,7 @@ struct alignas(sizeof(Number) * N) Pack {
 // residual: y = rhs - A x (a separate instantiation: a runtime test at the store cost the
 // operator 3-7% at 2D float k = 1, 2), rounded to Out (the mixed full multigrid's float
 // residuals of the double level solutions).
-template <int dim, int k, typename Number, bool residual, typename Out = Number>
+template <int dim, int k, typename Number, bool residual, typename Out = Number, bool squares = false>
 __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads, gather_min_blocks_per_sm(dim, k, sizeof(Number) == 8))
   laplace_gather_kernel(const Box box, const OperatorView<Number> op, const Number *__restrict__ x, const Number *__restrict__ rhs,
                         Out *__restrict__ y, double *partial)
@@ -281,9 +281,8 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
   auto ring = [&](int stage) { return ring_ + stage * SP; };
   __shared__ XSums xsum;
   const int tid = threadIdx.y * Tile::X + threadIdx.x;
-  // the float residual's sum of squares (the mixed residual only: Out float from double)
-  constexpr bool squares = residual && !std::is_same_v<Out, Number>;
-  static_assert(!squares || NT % 32 == 0, "laplace_gather_kernel: whole warps for the sum of squares");
+  // squares: the float residual's sum of squares (common.cuh; the mixed residual only)
+  static_assert(!squares || (residual && !std::is_same_v<Out, Number> && NT % 32 == 0), "laplace_gather_kernel: the sum of squares of a float residual");
   SquaresPart sq{partial};
   for (int e = tid; e < C; e += NT) {
     Mc[e] = op.mass[e];
@@ -477,38 +476,44 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
           Number v = acc[r][0];
           if constexpr (residual) v = (EB > 0 ? bq[0][r] : rhs[o]) - v;
           y[o] = static_cast<Out>(v);
-          if constexpr (squares)
-            if (partial) sq.add(static_cast<Out>(v), dim == 3 ? !box.on_boundary(i, j + r, l) : !box.on_boundary(i + r * Tile::step, l, 0));
+          if constexpr (squares) sq.add(static_cast<Out>(v), dim == 3 ? !box.on_boundary(i, j + r, l) : !box.on_boundary(i + r * Tile::step, l, 0));
         }
     }
   }
-  if constexpr (squares)
-    if (partial) sq.finish(ring_); // (every copy has landed: the last planes issued none)
+  if constexpr (squares) sq.finish(ring_); // (every copy has landed: the last planes issued none)
 }
 
 // y = A x (b null) or y = b - A x, in Out: Number, or float from double where the
 // operator is the gather or the cell-column kernel (laplace_residual_converts).
-// partial (the mixed residual, Out = float from double, of the gather or the cell-column
-// kernel; else null): one double per block of the launch, its sum of squares (SquaresPart).
+// sq (the mixed residual, Out = float from double, of the gather or the cell-column kernel;
+// else null): the launch's blocks also sum the squares of their values (SquaresPart).
 template <int dim, int k, typename Number, typename Out = Number>
 void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Out *y, cudaStream_t stream,
-                    double *partial = nullptr)
+                    SquaresRequest *sq = nullptr)
 {
   // the form's kernel by cell columns where it is faster (tuning.hpp)
   auto by_columns = [&](auto residual) {
     constexpr bool r = decltype(residual)::value;
     if constexpr (cell_columns_operator(dim, k, sizeof(Number) == 8, r)) {
-      if constexpr (dim == 3) launch_laplace_cell_columns_3d<k, Number, r, Out>(box, b, x, y, stream, partial);
-      else launch_laplace_cell_columns<k, Number, r, Out>(box, b, x, y, stream, partial);
+      if constexpr (dim == 3) launch_laplace_cell_columns_3d<k, Number, r, Out>(box, b, x, y, stream, sq);
+      else if (sq) throw std::logic_error("vpatch cuda: the 2D cell-column operator sums no squares (tuning.hpp residual_squares_in_kernel)");
+      else launch_laplace_cell_columns<k, Number, r, Out>(box, b, x, y, stream);
     }
     return cell_columns_operator(dim, k, sizeof(Number) == 8, r);
   };
   if (b ? by_columns(std::true_type{}) : by_columns(std::false_type{})) return;
   if constexpr (gather_operator(dim, k, sizeof(Number) == 8)) {
     auto launch = [&](auto residual) {
-      using Tile = GatherTile<dim, k, Number, decltype(residual)::value>;
+      constexpr bool r = decltype(residual)::value;
+      using Tile = GatherTile<dim, k, Number, r>;
       const dim3 grid = Tile::grid(box.gm[0], box.gm[1], box.gm[Tile::m]);
-      laplace_gather_kernel<dim, k, Number, decltype(residual)::value, Out><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y, partial);
+      if constexpr (r && !std::is_same_v<Out, Number>)
+        if (sq) {
+          laplace_gather_kernel<dim, k, Number, r, Out, true><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y, sq->take(grid));
+          return;
+        }
+      if (sq) throw std::logic_error("vpatch cuda: a sum of squares of a residual in its own precision");
+      laplace_gather_kernel<dim, k, Number, r, Out><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y, nullptr);
     };
     if (b) launch(std::true_type{});
     else launch(std::false_type{});
@@ -533,23 +538,6 @@ void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, co
     kernel<<<(unsigned)blocks, Plan::T * Plan::C, Plan::smem, stream>>>(box, op, cr, x, y, op_scale);
     check_launch("laplace_apply kernel launch");
   }
-}
-
-// The blocks of launch_laplace's residual launch with Out = float from double (0: none, or
-// an empty box).
-template <int dim, int k>
-long residual_to_float_blocks(const Box &box)
-{
-  auto count = [](dim3 g) { return (long)g.x * g.y * g.z; };
-  if (box.gm[0] <= 0 || box.gm[1] <= 0 || (dim == 3 && box.gm[2] <= 0)) return 0;
-  if constexpr (cell_columns_operator(dim, k, true, true)) {
-    if constexpr (dim == 3) return count(CellColumns3D<k, double>::grid(box));
-    else return count(CellColumns<k, double>::grid(box));
-  } else if constexpr (gather_operator(dim, k, true)) {
-    using Tile = GatherTile<dim, k, double, true>;
-    return count(Tile::grid(box.gm[0], box.gm[1], box.gm[Tile::m]));
-  }
-  return 0;
 }
 
 // One thread per (cell, cell point): d += sum_d K_dd prod_{e != d} M_ee.
@@ -608,11 +596,17 @@ double laplace_residual_sum_squares(const Box &box, OperatorView<double> op, con
   double sum = 0;
   dispatch(box.dim, box.degree, [&](auto d, auto k) {
     constexpr int D = decltype(d)::value, K = decltype(k)::value;
-    const long nk = detail::residual_to_float_blocks<D, K>(box), nb = residual_boundary_blocks(box);
-    double *partial = block_partials((std::size_t)(nk + nb), stream);
-    detail::launch_laplace<D, K, double, float>(box, op, b, x, r, detail::to_stream(stream), partial);
-    residual_boundary(box, b, x, r, partial + nk, stream);
-    sum = sum_block_partials((std::size_t)(nk + nb), stream);
+    if constexpr (residual_squares_in_kernel(D, K)) {
+      detail::SquaresRequest sq{stream, residual_boundary_blocks(box)};
+      detail::launch_laplace<D, K, double, float>(box, op, b, x, r, detail::to_stream(stream), &sq);
+      if (!sq.partial) throw std::logic_error("vpatch cuda: laplace_residual_sum_squares: no launch summed the squares");
+      residual_boundary(box, b, x, r, sq.partial + sq.blocks, stream);
+      sum = sum_block_partials((std::size_t)(sq.blocks + sq.extra), stream);
+    } else { // a pass over r after it (tuning.hpp)
+      detail::launch_laplace<D, K, double, float>(box, op, b, x, r, detail::to_stream(stream));
+      residual_boundary<double, float>(box, b, x, r, stream);
+      sum = sum_squares((std::size_t)box.owned_points(), r, stream);
+    }
   });
   return sum;
 }

@@ -58,8 +58,7 @@ struct CellColumns : CellColumnRange<k> {
 
 template <int k, typename Number, bool residual, typename Out>
 __global__ void __launch_bounds__(CellColumns<k, Number>::threads, cell_columns_min_blocks(k, sizeof(Number) == 8, residual))
-  laplace_cell_columns_kernel(const Box box, const Number *__restrict__ x, const Number *__restrict__ rhs, Out *__restrict__ y,
-                              double *partial)
+  laplace_cell_columns_kernel(const Box box, const Number *__restrict__ x, const Number *__restrict__ rhs, Out *__restrict__ y)
 {
   using P = CellColumns<k, Number>;
   constexpr int n1 = k + 1, D = P::stages, CS = P::stride, UX = P::tile_points, E = P::copies;
@@ -70,8 +69,6 @@ __global__ void __launch_bounds__(CellColumns<k, Number>::threads, cell_columns_
   constexpr bool EO = cell_columns_evenodd(k, sizeof(Number) == 8, residual); // x sums in even-odd form
   __shared__ Number stage[ST ? P::warps : 1][ST ? 33 * k : 1];
   auto padded = [](int i) { return i + i / 32; };
-  constexpr bool squares = residual && !std::is_same_v<Out, Number>; // the float residual's sum of squares (common.cuh)
-  SquaresPart sq{partial};
   const Number *M = reference_cell<k, Number>.M, *K = reference_cell<k, Number>.K;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int gx = box.gs[0], mx = box.gm[0], gy = box.gs[1], my = box.gm[1];
@@ -187,8 +184,6 @@ __global__ void __launch_bounds__(CellColumns<k, Number>::threads, cell_columns_
             Number v = stage[warp][padded(i)];
             if constexpr (residual) v = rhs[o] - v;
             y[o] = static_cast<Out>(v);
-            if constexpr (squares)
-              if (partial) sq.add(static_cast<Out>(v), !box.on_boundary(gx + a, gy + b, 0));
           }
         }
       } else {
@@ -200,25 +195,21 @@ __global__ void __launch_bounds__(CellColumns<k, Number>::threads, cell_columns_
             Number v = r == 0 || own_x ? acc[r][q] : Number(0);
             if constexpr (residual) v = rhs[o] - v;
             y[o] = static_cast<Out>(v);
-            if constexpr (squares)
-              if (partial) sq.add(static_cast<Out>(v), !box.on_boundary(gx + a, gy + b, 0));
           }
         }
       }
     }
   };
   march_cells<k>(cy0, cy1, box.cs[1], box.ce[1], acc, [&](int t, Number(&v1)[k], Number(&v2)[k]) { plane_sums(t, v2, v1); }, store_rows);
-  if constexpr (squares)
-    if (partial) sq.finish(&ring[0][0][0]); // (every copy has landed: the last planes issued none)
 }
 
 // y = A x or (residual) y = b - A x by cell columns.
 template <int k, typename Number, bool residual, typename Out>
-void launch_laplace_cell_columns(const Box &box, const Number *b, const Number *x, Out *y, cudaStream_t stream, double *partial)
+void launch_laplace_cell_columns(const Box &box, const Number *b, const Number *x, Out *y, cudaStream_t stream)
 {
   using P = CellColumns<k, Number>;
   if (box.gm[0] <= 0 || box.gm[1] <= 0) return;
-  laplace_cell_columns_kernel<k, Number, residual, Out><<<P::grid(box), P::threads, 0, stream>>>(box, x, b, y, partial);
+  laplace_cell_columns_kernel<k, Number, residual, Out><<<P::grid(box), P::threads, 0, stream>>>(box, x, b, y);
   check_launch("laplace_apply (cell columns) kernel launch");
 }
 

@@ -75,7 +75,7 @@ struct CellColumns3D : CellColumnRange<k> {
   }
 };
 
-template <int k, typename Number, bool residual, typename Out>
+template <int k, typename Number, bool residual, typename Out, bool squares = false>
 __global__ void __launch_bounds__(CellColumns3D<k, Number>::threads, cell_columns_min_blocks_3d(k, sizeof(Number) == 8, residual))
   laplace_cell_columns_3d_kernel(const Box box, const Number *__restrict__ x, const Number *__restrict__ rhs, Out *__restrict__ y,
                                  const Number scale, double *partial)
@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(CellColumns3D<k, Number>::threads, cell_column
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   Number *stage = X2 + P::slots * F + warp * P::stage_size, *zeros = X2 + P::slots * F + P::warps * P::stage_size;
   constexpr bool ZW = P::zero_window(residual) > 0;
-  constexpr bool squares = residual && !std::is_same_v<Out, Number>; // the float residual's sum of squares (common.cuh)
+  static_assert(!squares || (residual && !std::is_same_v<Out, Number>), "laplace_cell_columns_3d_kernel: the sum of squares of a float residual (common.cuh)");
   SquaresPart sq{partial};
   for (int i = threadIdx.x; i < P::zero_window(residual); i += P::threads) zeros[i] = Number(0); // (read after the first plane's barrier)
   const Number *M = reference_cell<k, Number>.M, *K = reference_cell<k, Number>.K;
@@ -300,8 +300,7 @@ __global__ void __launch_bounds__(CellColumns3D<k, Number>::threads, cell_column
           Number v = scale * stage[lane + 32 * j];
           if constexpr (residual) v = bv[j] - v;
           yp[at] = static_cast<Out>(v);
-          if constexpr (squares)
-            if (partial) {
+          if constexpr (squares) {
               const int o = 32 * j % SR, wrap = lane + o >= SR ? 1 : 0; // (place's row and column)
               sq.add(static_cast<Out>(v), !box.on_boundary(gx + xa0 + lane + o - wrap * SR, gy + ya0 + 32 * j / SR + wrap, g * k + q));
             }
@@ -310,23 +309,33 @@ __global__ void __launch_bounds__(CellColumns3D<k, Number>::threads, cell_column
     }
   };
   march_cells<k>(cz0, cz1, box.cs[2], box.ce[2], acc, plane_sums, store_planes);
-  if constexpr (squares)
-    if (partial) sq.finish(ring); // (every copy has landed: the last planes issued none)
+  if constexpr (squares) sq.finish(ring); // (every copy has landed: the last planes issued none)
 }
 
 // y = A x or (residual) y = b - A x by 3D cell columns.
+// (sq: the float residual's sum of squares too, launch_laplace)
 template <int k, typename Number, bool residual, typename Out>
-void launch_laplace_cell_columns_3d(const Box &box, const Number *b, const Number *x, Out *y, cudaStream_t stream, double *partial)
+void launch_laplace_cell_columns_3d(const Box &box, const Number *b, const Number *x, Out *y, cudaStream_t stream, SquaresRequest *sq)
 {
   using P = CellColumns3D<k, Number>;
   if (box.gm[0] <= 0 || box.gm[1] <= 0 || box.gm[2] <= 0) return;
   if ((long)box.gm[0] * (box.gm[1] + P::tile_y) > INT_MAX) // offsets within a plane, halo rows included, are 32-bit
     throw std::invalid_argument("vpatch cuda: laplace_apply (3D cell columns): a plane of more than 2^31 points");
+  const dim3 grid = P::grid(box);
+  auto launch = [&](auto kernel, int &configured, double *partial) {
+    prepare_shared(kernel, P::smem(residual), "laplace_apply (3D cell columns)", configured);
+    kernel<<<grid, P::threads, P::smem(residual), stream>>>(box, x, b, y, Number(1.0 / box.cells), partial);
+    check_launch("laplace_apply (3D cell columns) kernel launch");
+  };
+  if constexpr (residual && !std::is_same_v<Out, Number>)
+    if (sq) {
+      static int configured = -1;
+      launch(laplace_cell_columns_3d_kernel<k, Number, residual, Out, true>, configured, sq->take(grid));
+      return;
+    }
+  if (sq) throw std::logic_error("vpatch cuda: a sum of squares of a residual in its own precision");
   static int configured = -1;
-  auto kernel = laplace_cell_columns_3d_kernel<k, Number, residual, Out>;
-  prepare_shared(kernel, P::smem(residual), "laplace_apply (3D cell columns)", configured);
-  kernel<<<P::grid(box), P::threads, P::smem(residual), stream>>>(box, x, b, y, Number(1.0 / box.cells), partial);
-  check_launch("laplace_apply (3D cell columns) kernel launch");
+  launch(laplace_cell_columns_3d_kernel<k, Number, residual, Out>, configured, nullptr);
 }
 
 } // namespace detail

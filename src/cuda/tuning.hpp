@@ -549,6 +549,15 @@ constexpr bool cell_columns_operator(int dim, int degree, bool is_double, bool r
   const bool faster = !is_double || (residual ? degree <= 8 : degree == 5 || degree == 6);
   return dim == 2 && degree >= 4 && degree <= 10 && tuned(VPATCH_CELL_COLUMNS, faster) != 0;
 }
+// The mixed Richardson test's norm summed by the residual kernel itself
+// (laplace_residual_sum_squares; SquaresPart, common.cuh) or by a pass over the float residual
+// after it: in the kernel for the gather (2D, 3D) and the 3D cell columns, after it for the 2D
+// cell columns, whose instantiation with the sums ran slower than the separate pass. H100, same
+// call, mixed Richardson steps after full multigrid, s43 library -> the sums in the kernel
+// (bench/NOTES.md, "The float residual's norm in the residual's pass"): 2D Q5 (cell columns),
+// 104.9M DoF, 22.35 -> 22.88 ms per step; 2D Q2 (gather), 67.1M DoF, 10.99 -> 10.91 ms; Table 7
+// (3D) mixed k = 1 0.0644 -> 0.0633 s, k = 3 0.1481 -> 0.1476 s.
+constexpr bool residual_squares_in_kernel(int dim, int degree) { return !(dim == 2 && cell_columns_operator(2, degree, true, true)); }
 // Cell columns per block of the 3D cell-column operator along x and y (a warp: two rows of 16).
 constexpr int cell_columns_tile_x_3d = 16, cell_columns_tile_y_3d = 8;
 // Cells along z per block of the 3D cell-column operator (each block also walks the cell

@@ -1,5 +1,6 @@
 #include "vector_ops_cuda.hpp"
 #include "kernels_cuda.hpp"
+#include <climits>
 #include <cuda_runtime.h>
 #include <stdexcept>
 #include <string>
@@ -248,6 +249,18 @@ void multi_dot(std::size_t n, const Number *x, int nv, const Number *const *y, N
   check_cuda(cudaStreamSynchronize(s), "vpatch::cuda::multi_dot");
 }
 
+double sum_squares(std::size_t n, const float *x, void *stream)
+{
+  if (!n) return 0;
+  const unsigned blocks = multi_grid(n);
+  double *partial = block_partials(blocks, stream);
+  Group<float> grp{};
+  grp.v[0] = x;
+  multi_dot_kernel<1, float, double><<<blocks, multi_threads, 0, (cudaStream_t)stream>>>(n, x, grp, partial);
+  check_launch("vpatch::cuda::sum_squares");
+  return sum_block_partials(blocks, stream);
+}
+
 double *block_partials(std::size_t count, void *stream)
 {
   return static_cast<double *>(multi_scratch(sizeof(double) * (count + 1), (cudaStream_t)stream)); // (+1: the sum)
@@ -258,7 +271,10 @@ double sum_block_partials(std::size_t count, void *stream)
   if (!count) return 0;
   const cudaStream_t s = (cudaStream_t)stream;
   double *work = static_cast<double *>(scratch.p), *res = work + count, out;
-  if (!work || scratch.bytes < sizeof(double) * (count + 1)) throw std::logic_error("vpatch::cuda::sum_block_partials: no block_partials space for them");
+  int device;
+  check_cuda(cudaGetDevice(&device), "vpatch::cuda::sum_block_partials (device)");
+  if (!work || scratch.bytes < sizeof(double) * (count + 1) || scratch.device != device || count > (std::size_t)INT_MAX)
+    throw std::logic_error("vpatch::cuda::sum_block_partials: no block_partials space for them");
   multi_dot_sum_kernel<double><<<1, multi_threads, 0, s>>>((int)count, 1, work, res);
   check_launch("vpatch::cuda::sum_block_partials");
   check_cuda(cudaMemcpyAsync(&out, res, sizeof(double), cudaMemcpyDeviceToHost, s), "vpatch::cuda::sum_block_partials (result)");
