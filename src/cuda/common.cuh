@@ -230,8 +230,8 @@ struct SquaresPart {
   }
 };
 
-// A launcher's request for its launch's SquaresPart sums: take(blocks) gives the device space
-// for the launch's blocks and `extra` partials after them (block_partials), and records the count.
+// A launcher's request for its launch's SquaresPart sums: take(grid) gives the device space
+// for the grid's blocks and `extra` partials after them (block_partials), and records the count.
 struct SquaresRequest {
   void *stream;
   long extra = 0;

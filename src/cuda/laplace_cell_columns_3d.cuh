@@ -301,9 +301,9 @@ __global__ void __launch_bounds__(CellColumns3D<k, Number>::threads, cell_column
           if constexpr (residual) v = bv[j] - v;
           yp[at] = static_cast<Out>(v);
           if constexpr (squares) {
-              const int o = 32 * j % SR, wrap = lane + o >= SR ? 1 : 0; // (place's row and column)
-              sq.add(static_cast<Out>(v), !box.on_boundary(gx + xa0 + lane + o - wrap * SR, gy + ya0 + 32 * j / SR + wrap, g * k + q));
-            }
+            const int o = 32 * j % SR, wrap = lane + o >= SR ? 1 : 0; // (place's row and column)
+            sq.add(static_cast<Out>(v), !box.on_boundary(gx + xa0 + lane + o - wrap * SR, gy + ya0 + 32 * j / SR + wrap, g * k + q));
+          }
         }
       }
     }
@@ -312,8 +312,8 @@ __global__ void __launch_bounds__(CellColumns3D<k, Number>::threads, cell_column
   if constexpr (squares) sq.finish(ring); // (every copy has landed: the last planes issued none)
 }
 
-// y = A x or (residual) y = b - A x by 3D cell columns.
-// (sq: the float residual's sum of squares too, launch_laplace)
+// y = A x or (residual) y = b - A x by 3D cell columns (sq: the float residual's sum of
+// squares too, launch_laplace).
 template <int k, typename Number, bool residual, typename Out>
 void launch_laplace_cell_columns_3d(const Box &box, const Number *b, const Number *x, Out *y, cudaStream_t stream, SquaresRequest *sq)
 {
