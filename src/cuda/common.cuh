@@ -199,6 +199,27 @@ constexpr int bank_free_rows(int row, int rows, int bytes)
   }
 }
 
+// The sum of v over a warp, valid in lane 0.
+template <typename Number>
+__device__ __forceinline__ Number warp_sum(Number v)
+{
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  return v;
+}
+// The block's sum of v (every thread's; the block a multiple of 32 threads), valid in its
+// first thread; red: one value per warp of shared memory that no thread reads any more.
+template <typename Number>
+__device__ Number block_sum(Number v, Number *red)
+{
+  const int nt = blockDim.x * blockDim.y * blockDim.z, tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  v = warp_sum(v);
+  __syncthreads(); // red is free (a previous call's reads done)
+  if (tid % 32 == 0) red[tid / 32] = v;
+  __syncthreads();
+  v = tid < nt / 32 ? red[tid] : Number(0);
+  return tid < 32 ? warp_sum(v) : v;
+}
+
 // A block's part of sum_i r_i^2 over the float residual values it stores (the norm of the
 // mixed-precision Richardson tests formed in the residual's pass; the kernels' instantiations
 // with it are their own, so those without it are unchanged): each thread adds the points it
@@ -212,21 +233,12 @@ struct SquaresPart {
   {
     if (count) s = fma((double)v, (double)v, s);
   }
-  // By every thread of the block (a multiple of 32 threads), after its last add; red: one
-  // double per warp of shared memory that no thread reads any more.
+  // By every thread of the block, after its last add (block_sum's conditions on red).
   __device__ void finish(double *red) const
   {
-    const int nt = blockDim.x * blockDim.y * blockDim.z, tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-    double v = s;
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-    __syncthreads(); // red is free
-    if (tid % 32 == 0) red[tid / 32] = v;
-    __syncthreads();
-    if (tid == 0) {
-      double b = 0;
-      for (int w = 0; w < nt / 32; ++w) b += red[w];
+    const double b = block_sum(s, red);
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
       partial[blockIdx.x + (long)gridDim.x * (blockIdx.y + (long)gridDim.y * blockIdx.z)] = b;
-    }
   }
 };
 

@@ -1,5 +1,6 @@
 #include "vector_ops_cuda.hpp"
 #include "kernels_cuda.hpp"
+#include "common.cuh"
 #include <climits>
 #include <cuda_runtime.h>
 #include <stdexcept>
@@ -16,6 +17,7 @@ namespace vpatch {
 namespace cuda {
 
 namespace {
+using detail::block_sum;
 template <typename Number>
 __global__ void axpby_kernel(std::size_t n, Number alpha, const Number *x, Number beta, Number *y)
 {
@@ -48,24 +50,6 @@ unsigned multi_grid(std::size_t n)
 {
   const std::size_t b = (n + 4 * multi_threads - 1) / (4 * multi_threads); // at least 4 entries per thread
   return (unsigned)(b < multi_blocks ? (b ? b : 1) : multi_blocks);
-}
-template <typename Number>
-__device__ Number warp_sum(Number v)
-{
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-  return v;
-}
-// The block's sum of v (every thread's), valid in thread 0; red: one value per warp.
-template <typename Number>
-__device__ Number block_sum(Number v, Number *red)
-{
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  v = warp_sum(v);
-  __syncthreads(); // red free (a previous call's reads done)
-  if (lane == 0) red[warp] = v;
-  __syncthreads();
-  v = threadIdx.x < blockDim.x / 32 ? red[threadIdx.x] : Number(0);
-  return warp == 0 ? warp_sum(v) : v;
 }
 // partial[blockIdx.x][j] = this block's part of x . y[j], summed in Acc
 template <int NV, typename Number, typename Acc = Number>
