@@ -158,6 +158,15 @@ struct CellRange {
   int count[3];
   Divider split[2]; // count[0], count[1]: the cell index into (cx, cy, cz)
   long ncells;      // < 2^31 where split is used (check_cell_range)
+  // Cell cid (< ncells) of the range as the box's global cell coordinates c (c[2] = 0 in 2D).
+  template <int dim>
+  __device__ __forceinline__ void cell(long cid, const Box &box, int (&c)[3]) const
+  {
+    split3((unsigned)cid, split[0], split[1], c[0], c[1], c[2]);
+    c[0] += box.cs[0];
+    c[1] += box.cs[1];
+    c[2] = dim == 3 ? c[2] + box.cs[2] : 0;
+  }
 };
 inline CellRange owned_cells(const Box &box)
 {

@@ -127,11 +127,11 @@ __global__ void __launch_bounds__(CellPlan<dim, k, Number>::T *CellPlan<dim, k, 
   const bool valid = cid < cr.ncells;
   int i0 = 0, j0 = 0, l0 = 0;
   if (valid) {
-    int cx, cy, cz;
-    split3((unsigned)cid, cr.split[0], cr.split[1], cx, cy, cz);
-    i0 = (box.cs[0] + cx) * k;
-    j0 = (box.cs[1] + cy) * k;
-    l0 = dim == 3 ? (box.cs[2] + cz) * k : 0;
+    int cell[3];
+    cr.cell<dim>(cid, box, cell);
+    i0 = cell[0] * k;
+    j0 = cell[1] * k;
+    l0 = cell[2] * k;
   }
   const long gy = box.gm[0], gz = (long)box.gm[0] * box.gm[1];
   const long base = valid ? box.local_index(i0, j0, l0) : 0;

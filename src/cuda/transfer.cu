@@ -50,13 +50,9 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   for (int i = tid; i < np * nb; i += blockDim.x) Ps[i] = Pm[i];
   const long cid = (long)blockIdx.x * Plan::C + cib;
   const bool valid = cid < cc.ncells;
-  int cx = 0, cy = 0, cz = 0;
-  if (valid) {
-    split3((unsigned)cid, cc.split[0], cc.split[1], cx, cy, cz);
-    cx += coarse.cs[0];
-    cy += coarse.cs[1];
-    cz = dim == 3 ? cz + coarse.cs[2] : 0;
-  }
+  int cell[3] = {0, 0, 0};
+  if (valid) cc.cell<dim>(cid, coarse, cell);
+  const int cx = cell[0], cy = cell[1], cz = cell[2];
   {
     const int i0 = cx * k, j0 = cy * k, l0 = dim == 3 ? cz * k : 0;
     gather_box<Plan::async, nb, nb, bz, T>(t, X, xc, valid ? coarse.local_index(i0, j0, l0) : 0, coarse.gm[0], (long)coarse.gm[0] * coarse.gm[1],
@@ -124,13 +120,9 @@ __global__ void __launch_bounds__(TransferPlan<dim, k, Number>::T *TransferPlan<
   for (int i = tid; i < np * nb; i += blockDim.x) Rs[i] = Rm[i];
   const long cid = (long)blockIdx.x * Plan::C + cib;
   const bool valid = cid < cc.ncells;
-  int cx = 0, cy = 0, cz = 0;
-  if (valid) {
-    split3((unsigned)cid, cc.split[0], cc.split[1], cx, cy, cz);
-    cx += coarse.cs[0];
-    cy += coarse.cs[1];
-    cz = dim == 3 ? cz + coarse.cs[2] : 0;
-  }
+  int cell[3] = {0, 0, 0};
+  if (valid) cc.cell<dim>(cid, coarse, cell);
+  const int cx = cell[0], cy = cell[1], cz = cell[2];
   const int rx = rows_of(k, cx, coarse.cells), ry = rows_of(k, cy, coarse.cells), rz = dim == 3 ? rows_of(k, cz, coarse.cells) : 1;
   {
     const int i0 = 2 * cx * k, j0 = 2 * cy * k, l0 = dim == 3 ? 2 * cz * k : 0;
