@@ -102,10 +102,14 @@ static PetscErrorCode HasOption(PetscObject obj, const char *prefix, const char 
 
 // The level operators already are the DM's matrices (DMCreateMatrix). Here the DM also
 // makes one application of vpatch the default coarse solver of PCMG (an exact solve on 2
-// cells per direction) in place of PCMG's LU or redundant LU, which a matrix-free operator
-// cannot factor, unless -mg_coarse_pc_type says otherwise. (Where a program's or SNES's
-// compute-operators function replaces this one, CoarsenHook_VPatch wraps theirs; where that
-// gives an assembled Pmat, PETSc's default stays.)
+// cells per direction, a single patch) in place of PCMG's LU or redundant LU, which a
+// matrix-free operator cannot factor, unless -mg_coarse_pc_type says otherwise. On a larger
+// coarsest level (odd cell counts, fewer levels asked for, rank ranges that stop halving) one
+// sweep is an approximate solve, and a forward one would make the cycle nonsymmetric (CG
+// stalled on it, PCMG's cycle with symmetric sweeps or additive levels included): there the
+// default sweep is symmetric (-mg_coarse_pc_vpatch_sweep still chooses). (Where a program's or
+// SNES's compute-operators function replaces this one, CoarsenHook_VPatch wraps theirs; where
+// that gives an assembled Pmat, PETSc's default stays.)
 static PetscErrorCode ComputeOperators_VPatch(KSP ksp, Mat, Mat B, void *)
 {
   PC pc;
@@ -121,7 +125,15 @@ static PetscErrorCode ComputeOperators_VPatch(KSP ksp, Mat, Mat B, void *)
     PetscCall(HasOption((PetscObject)ksp, prefix, "-pc_type", &has));
     PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &factor, PCLU, PCREDUNDANT, ""));
     if (!has && factor) {
+      DM                     dm;
+      std::shared_ptr<Level> L;
       PetscCall(PCSetType(pc, PCVPATCH));
+      PetscCall(KSPGetDM(ksp, &dm));
+      if (dm) PetscCall(LevelQuery((PetscObject)dm, &L));
+      if (L && L->cells > 2) {
+        PetscCall(PCVPatchSetSweepType(pc, PC_VPATCH_SWEEP_SYMMETRIC));
+        PetscCall(PetscInfo(pc, "vpatch: the coarsest level has %" PetscInt_FMT " cells per direction, more than one patch: a symmetric sweep as its approximate solve\n", L->cells));
+      }
       PetscCall(PCSetFromOptions(pc));
     }
   }
