@@ -42,7 +42,7 @@ static PetscErrorCode MinusLaplaceExponential(PetscInt dim, PetscReal t, const P
 int main(int argc, char **argv)
 {
   PetscInt dim = 3, degree = 2, cells = 8, refine = -1, its, levels = 1, repeat = 1;
-  PetscBool view = PETSC_FALSE, fmg = PETSC_FALSE, ismg, isvpmg, iscuda, set, isgmres, preonly;
+  PetscBool view = PETSC_FALSE, fmg = PETSC_FALSE, ismg, isvpmg, iscuda, set, cells_set, isgmres, preonly, true_norm;
   const char *const rhs_types[] = {"sine", "one", "exp", "RHSType", "RHS_", nullptr};
   PetscInt rhs = 0;
   PetscMPIInt size;
@@ -62,9 +62,10 @@ int main(int argc, char **argv)
   PetscOptionsBegin(PETSC_COMM_WORLD, nullptr, "vpatch Poisson example", nullptr);
   PetscCall(PetscOptionsInt("-dim", "Space dimension (2 or 3)", nullptr, dim, &dim, nullptr));
   PetscCall(PetscOptionsInt("-degree", "Polynomial degree k of the Q_k elements (1..10)", nullptr, degree, &degree, nullptr));
-  PetscCall(PetscOptionsInt("-cells", "Cells per direction", nullptr, cells, &cells, nullptr));
+  PetscCall(PetscOptionsInt("-cells", "Cells per direction", nullptr, cells, &cells, &cells_set));
   PetscCall(PetscOptionsInt("-refine", "Refinement level L: 2^L cells per direction", nullptr, refine, &refine, &set));
   PetscCheck(!set || refine >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-refine must be at least 0, not %" PetscInt_FMT, refine);
+  PetscCheck(!set || !cells_set, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-refine and -cells both set the mesh: give one of them");
   PetscCall(PetscOptionsEList("-rhs", "Right-hand side", nullptr, rhs_types, 3, rhs_types[rhs], &rhs, nullptr));
   PetscCall(PetscOptionsInt("-repeat", "Number of solves (the fastest is reported)", nullptr, repeat, &repeat, nullptr));
   PetscCheck(repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-repeat must be at least 1, not %" PetscInt_FMT, repeat);
@@ -98,9 +99,12 @@ int main(int argc, char **argv)
   PetscCall(PCSetType(pc, PCJACOBI));
   PetscCall(KSPSetFromOptions(ksp));
   /* Stop on the true residual ||b - Ax|| / ||b|| as the paper does, unless told otherwise:
-     GMRES then preconditions from the right. */
+     GMRES then preconditions from the right. Only for the methods that can (MINRES, SYMMLQ
+     and others test a preconditioned norm alone: they keep their own). */
   PetscCall(PetscOptionsHasName(nullptr, nullptr, "-ksp_norm_type", &set));
-  if (!set) {
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &true_norm, KSPGMRES, KSPFGMRES, KSPLGMRES, KSPPIPEFGMRES, KSPGCR, KSPCG, KSPFCG, KSPPIPEFCG,
+                                      KSPRICHARDSON, KSPBCGS, KSPFBCGS, KSPBICG, KSPTFQMR, KSPCGS, ""));
+  if (!set && true_norm) {
     PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &isgmres, KSPGMRES, KSPFGMRES, KSPLGMRES, ""));
     PetscCall(PetscOptionsHasName(nullptr, nullptr, "-ksp_pc_side", &set));
     if (isgmres && !set) PetscCall(KSPSetPCSide(ksp, PC_RIGHT));

@@ -667,8 +667,9 @@ PetscErrorCode PCVPatchMGSetLevels(PC pc, PetscInt levels)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, levels, 2);
+  if (levels == PETSC_DEFAULT) levels = PETSC_DECIDE; // (PETSc's setters take either for the default)
   PetscCheck(levels >= 1 || levels == PETSC_DECIDE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
-             "The number of levels must be at least 1 (or PETSC_DECIDE), not %" PetscInt_FMT, levels);
+             "The number of levels must be at least 1 (or PETSC_DECIDE, PETSC_DEFAULT), not %" PetscInt_FMT, levels);
   PetscTryMethod(pc, "PCVPatchMGSetLevels_C", (PC, PetscInt), (pc, levels));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

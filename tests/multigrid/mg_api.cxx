@@ -42,6 +42,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vpatch.h>
@@ -204,7 +205,7 @@ static PetscErrorCode CheckVPatchMG(const Problem &p)
 
   // its own setters: in the view before setup, and in the cycle after it
   PCVPatchMGPrecision prec;
-  PetscErrorCode e[3];
+  PetscErrorCode e[4];
   bool before, after, w;
   PetscCall(p.ksp(KSPFGMRES, PCVPATCHMG, "api_", &ksp));
   PetscCall(KSPGetPC(ksp, &pc));
@@ -224,11 +225,19 @@ static PetscErrorCode CheckVPatchMG(const Problem &p)
   e[0] = PCVPatchMGSetLevels(pc, 0);
   e[1] = PCVPatchMGSetNumberSmooth(pc, 0);
   e[2] = PCVPatchMGSetPrecision(pc, (PCVPatchMGPrecision)7);
+  e[3] = PCVPatchSetDamping(pc, std::numeric_limits<PetscReal>::infinity());
   PetscCall(PetscPopErrorHandler());
-  PetscCall(PetscSNPrintf(what, sizeof(what), "PCVPATCHMG setters: view before setup %s; precision %s, %d levels, %d iterations; bad values %d %d %d",
-                          before ? "right" : "WRONG", PCVPatchMGPrecisions[prec], (int)levels0, (int)its, (int)e[0], (int)e[1], (int)e[2]));
+  // PETSC_DEFAULT as PETSC_DECIDE: every level down to 2 cells per direction again
+  PetscCall(PCVPatchMGSetLevels(pc, PETSC_DEFAULT));
+  PetscCall(p.solve(ksp, &its));
+  PetscCall(PCVPatchMGGetLevels(pc, &levels1));
+  PetscCall(PetscSNPrintf(what, sizeof(what),
+                          "PCVPATCHMG setters: view before setup %s; precision %s, %d levels, %d iterations; bad values %d %d %d, infinite damping %d; "
+                          "PETSC_DEFAULT levels: %d",
+                          before ? "right" : "WRONG", PCVPatchMGPrecisions[prec], (int)levels0, (int)its, (int)e[0], (int)e[1], (int)e[2], (int)e[3],
+                          (int)levels1));
   PetscCall(Check(before && after && prec == PC_VPATCHMG_DOUBLE && levels0 == 2 && its > 0 && e[0] == PETSC_ERR_ARG_OUTOFRANGE && e[1] == PETSC_ERR_ARG_OUTOFRANGE &&
-                    e[2] == PETSC_ERR_ARG_OUTOFRANGE,
+                    e[2] == PETSC_ERR_ARG_OUTOFRANGE && e[3] == PETSC_ERR_ARG_OUTOFRANGE && levels1 > 2,
                   what));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
