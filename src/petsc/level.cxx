@@ -247,12 +247,16 @@ PetscErrorCode LevelCreate(MPI_Comm comm, PetscInt dim, PetscInt degree, PetscIn
   PetscCheck(degree >= 1 && degree <= kMaxDegree, comm, PETSC_ERR_ARG_OUTOFRANGE, "vpatch supports degree 1 to %d, not %" PetscInt_FMT,
              kMaxDegree, degree);
   PetscCheck(cells >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "The number of cells per direction must be at least 1, not %" PetscInt_FMT, cells);
-  { // the global number of points as a PetscInt (and a plane of the kernels' local arrays as an int)
+  { // the global number of points as a PetscInt, and a plane of the kernels' local arrays as an int
     const double n = (double)cells * degree + 1, total = dim == 2 ? n * n : n * n * n;
-    PetscCheck(total <= (double)PETSC_MAX_INT && n * n <= (double)std::numeric_limits<int>::max(), comm, PETSC_ERR_ARG_OUTOFRANGE,
+    PetscCheck(total <= (double)PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE,
                "Q%" PetscInt_FMT " on %" PetscInt_FMT "^%" PetscInt_FMT " cells has %.0f unknowns, more than PetscInt holds (%" PetscInt_FMT
                "): use fewer cells, or a PETSc configured --with-64-bit-indices",
                degree, cells, dim, total, (PetscInt)PETSC_MAX_INT);
+    PetscCheck(n * n <= (double)std::numeric_limits<int>::max(), comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "Q%" PetscInt_FMT " on %" PetscInt_FMT " cells per direction has %.0f points per direction: a plane of them is more than the 32-bit "
+               "offsets of the kernels hold (%d)",
+               degree, cells, n, std::numeric_limits<int>::max());
   }
   PetscCall(PetscCommDuplicate(comm, &L->comm, nullptr));
   PetscCallMPI(MPI_Comm_size(L->comm, &size));
