@@ -107,14 +107,15 @@ static PetscErrorCode HasOption(PetscObject obj, const char *prefix, const char 
 // coarsest level (odd cell counts, fewer levels asked for, rank ranges that stop halving) one
 // sweep is an approximate solve, and a forward one would make the cycle nonsymmetric (CG
 // stalled on it, PCMG's cycle with symmetric sweeps or additive levels included): there the
-// default sweep is symmetric (-mg_coarse_pc_vpatch_sweep still chooses). (Where a program's or
+// default sweep is symmetric, also for -mg_coarse_pc_type vpatch (-mg_coarse_pc_vpatch_sweep
+// still chooses). (Where a program's or
 // SNES's compute-operators function replaces this one, CoarsenHook_VPatch wraps theirs; where
 // that gives an assembled Pmat, PETSc's default stays.)
 static PetscErrorCode ComputeOperators_VPatch(KSP ksp, Mat, Mat B, void *)
 {
   PC pc;
   const char *prefix;
-  PetscBool has, factor, shell;
+  PetscBool has, sweep, factor, vpatch, shell;
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)B, MATSHELL, &shell));
   if (!shell) PetscFunctionReturn(PETSC_SUCCESS); // an assembled Pmat of a program's or SNES's function: PETSc's defaults apply
@@ -123,8 +124,12 @@ static PetscErrorCode ComputeOperators_VPatch(KSP ksp, Mat, Mat B, void *)
   const size_t len = prefix ? std::strlen(prefix) : 0;
   if (len >= 10 && !std::strcmp(prefix + len - 10, "mg_coarse_")) {
     PetscCall(HasOption((PetscObject)ksp, prefix, "-pc_type", &has));
+    PetscCall(HasOption((PetscObject)ksp, prefix, "-pc_vpatch_sweep", &sweep));
     PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &factor, PCLU, PCREDUNDANT, ""));
-    if (!has && factor) {
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCVPATCH, &vpatch));
+    // PCMG's default (LU) or vpatch from the command line without a sweep: the DM's default
+    // (a vpatch PC the program set keeps its sweep)
+    if ((!has && factor) || (has && vpatch && !sweep)) {
       DM                     dm;
       std::shared_ptr<Level> L;
       PetscCall(PCSetType(pc, PCVPATCH));

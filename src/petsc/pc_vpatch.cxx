@@ -309,7 +309,7 @@ PetscErrorCode PCVPatchSetDamping(PC pc, PetscReal w)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, w, 2);
-  PetscCheck(w > 0 && !PetscIsInfOrNanReal(w), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Damping must be positive and finite, not %g", (double)w);
+  PetscCheck(SmootherOptions::valid_damping(w), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Damping must be positive and finite, not %g", (double)w);
   PetscTryMethod(pc, "PCVPatchSetDamping_C", (PC, PetscReal), (pc, w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -423,7 +423,8 @@ static PetscErrorCode PCSetFromOptions_VPatchMG(PC pc, PetscOptionItems *PetscOp
   v = mg->levels;
   PetscCall(PetscOptionsInt("-pc_vpatchmg_levels", "Number of levels (default: coarsen to 2 cells per direction)", "PCVPatchMGSetLevels", v, &v, &flg));
   if (flg) {
-    PetscCheck(v >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s must be at least 1, not %" PetscInt_FMT,
+    if (v == PETSC_DEFAULT) v = PETSC_DECIDE; // (the values DECIDE and DEFAULT, as PCVPatchMGSetLevels takes them)
+    PetscCheck(v >= 1 || v == PETSC_DECIDE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s must be at least 1 (or DECIDE, DEFAULT), not %" PetscInt_FMT,
                OptionName(PetscOptionsObject, "-pc_vpatchmg_levels", buf), v);
     PetscCall(PCVPatchMGSetLevels_VPatchMG(pc, v));
   }

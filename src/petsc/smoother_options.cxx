@@ -53,7 +53,7 @@ PetscErrorCode SmootherOptions::set_from_options(PetscOptionItems *PetscOptionsO
   PetscCall(PetscSNPrintf(name, sizeof(name), "%s_damping", stem));
   PetscCall(PetscOptionsReal(name, "Damping of the patch corrections, > 0 (unset, shown as -1: 1, or 1/2^dim for additive)", "PCVPatchSetDamping", w, &w, &flg));
   if (flg) {
-    PetscCheck(w > 0 && !PetscIsInfOrNanReal(w), PetscOptionsObject->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s%s must be positive and finite, not %g",
+    PetscCheck(valid_damping(w), PetscOptionsObject->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s%s must be positive and finite, not %g",
                PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", name + 1, (double)w);
     damping = w;
   }

@@ -14,6 +14,8 @@ struct SmootherOptions {
   PCVPatchLocalSolverType solver = PC_VPATCH_LOCAL_FDM;
   PetscInt kernel = -1;   // -1: the fastest measured for the level (see default_kernel)
   PetscReal damping = -1; // negative: the default of the type
+  // a damping one may set: positive and finite (PCVPatchSetDamping, -pc_vpatch_damping)
+  static bool valid_damping(PetscReal w) { return w > 0 && !PetscIsInfOrNanReal(w); }
 
   // transpose: the smoother's transpose (for PCApplyTranspose; A and the patch solves are
   // symmetric, so a forward sweep's transpose is the backward one; symmetric and additive
