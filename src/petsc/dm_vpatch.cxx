@@ -313,6 +313,7 @@ PetscErrorCode VPatchCreateDM(MPI_Comm comm, PetscInt dim, PetscInt degree, Pets
   std::vector<PetscInt> ranges[3];
   std::shared_ptr<Level> level;
   PetscFunctionBegin;
+  PetscCheck(dm, comm, PETSC_ERR_ARG_NULL, "VPatchCreateDM(): the DM pointer is NULL");
   PetscCall(VPatchInitializePackage());
   PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "vpatch supports dimension 2 or 3, not %" PetscInt_FMT, dim);
   PetscCheck(degree >= 1 && degree <= kMaxDegree, comm, PETSC_ERR_ARG_OUTOFRANGE, "vpatch supports degree 1 to %d, not %" PetscInt_FMT,
@@ -335,6 +336,7 @@ PetscErrorCode VPatchIsVPatchDM(DM dm, PetscBool *flg)
 {
   std::shared_ptr<Level> L;
   PetscFunctionBegin;
+  PetscCheck(dm && flg, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "VPatchIsVPatchDM(): the %s is NULL", dm ? "PetscBool pointer" : "DM");
   PetscCall(LevelQuery((PetscObject)dm, &L));
   *flg = L ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -344,6 +346,7 @@ PetscErrorCode VPatchDMGetInfo(DM dm, PetscInt *dim, PetscInt *degree, PetscInt 
 {
   std::shared_ptr<Level> L;
   PetscFunctionBegin;
+  PetscCheck(dm, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "VPatchDMGetInfo(): the DM is NULL");
   PetscCall(GetLevel(dm, &L));
   if (dim) *dim = L->dim;
   if (degree) *degree = L->degree;
@@ -354,6 +357,7 @@ PetscErrorCode VPatchDMGetInfo(DM dm, PetscInt *dim, PetscInt *degree, PetscInt 
 PetscErrorCode VPatchDMGetDA(DM dm, DM *da)
 {
   PetscFunctionBegin;
+  PetscCheck(dm && da, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "VPatchDMGetDA(): the %s is NULL", dm ? "DM pointer for the DMDA" : "DM");
   PetscCall(GetDA(dm, da));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

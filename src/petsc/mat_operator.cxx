@@ -238,6 +238,7 @@ PetscErrorCode VPatchCreateOperator(DM dm, Mat *A)
   std::shared_ptr<Level> level;
   VecType vtype;
   PetscFunctionBegin;
+  PetscCheck(dm && A, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "VPatchCreateOperator(): the %s is NULL", dm ? "Mat pointer" : "DM");
   PetscCall(VPatchInitializePackage());
   PetscCall(LevelQuery((PetscObject)dm, &level));
   PetscCheck(level, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "VPatchCreateOperator() needs a DM from VPatchCreateDM()");

@@ -164,9 +164,11 @@ using namespace vpatch;
 PetscErrorCode VPatchCreateInterpolation(DM dmc, DM dmf, Mat *P)
 {
   std::shared_ptr<Level> c, f;
-  MPI_Comm comm = PetscObjectComm((PetscObject)dmf);
   VecType vtype;
   PetscFunctionBegin;
+  PetscCheck(dmc && dmf && P, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "VPatchCreateInterpolation(): the %s is NULL",
+             !dmc ? "coarse DM" : !dmf ? "fine DM" : "Mat pointer");
+  MPI_Comm comm = PetscObjectComm((PetscObject)dmf);
   PetscCall(LevelQuery((PetscObject)dmc, &c));
   PetscCall(LevelQuery((PetscObject)dmf, &f));
   PetscCheck(c && f, comm, PETSC_ERR_ARG_WRONG, "VPatchCreateInterpolation() needs two DMs from VPatchCreateDM()");

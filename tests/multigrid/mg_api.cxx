@@ -266,6 +266,25 @@ static PetscErrorCode CheckBadArguments(const Problem &p)
   PetscCall(Check(all && unchanged,
                   "PCVPATCH: sweep 7, type 5, local solver -1, damping -2: PETSC_ERR_ARG_OUTOFRANGE each, the settings unchanged"));
   PetscCall(KSPDestroy(&ksp));
+  // NULL arguments of the DM and operator functions: PETSC_ERR_ARG_NULL, also where PETSc's
+  // argument checks are compiled out (a segmentation fault in optimized PETSc builds before)
+  PetscErrorCode n[7];
+  PetscBool flg;
+  PetscInt i;
+  Mat A;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+  n[0] = VPatchCreateDM(PETSC_COMM_WORLD, 2, 2, 4, nullptr);
+  n[1] = VPatchIsVPatchDM(nullptr, &flg);
+  n[2] = VPatchIsVPatchDM(p.dm, nullptr);
+  n[3] = VPatchDMGetInfo(nullptr, &i, nullptr, nullptr);
+  n[4] = VPatchDMGetDA(p.dm, nullptr);
+  n[5] = VPatchCreateOperator(p.dm, nullptr);
+  n[6] = VPatchCreateInterpolation(nullptr, p.dm, &A);
+  PetscCall(PetscPopErrorHandler());
+  all = true;
+  for (PetscErrorCode c : n) all = all && c == PETSC_ERR_ARG_NULL;
+  PetscCall(Check(all, "VPatchCreateDM, VPatchIsVPatchDM (2), VPatchDMGetInfo, VPatchDMGetDA, VPatchCreateOperator, VPatchCreateInterpolation with "
+                       "NULL arguments: PETSC_ERR_ARG_NULL each"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
