@@ -68,8 +68,8 @@ PETSC_EXTERN PetscErrorCode PCVPatchSetDamping(PC pc, PetscReal damping);
 PETSC_EXTERN PetscErrorCode PCVPatchSetLocalSolverType(PC pc, PCVPatchLocalSolverType type);
 
 /* PCVPATCHMG: the precision of its cycle (-pc_vpatchmg_precision), the number of levels
-   (-pc_vpatchmg_levels; PETSC_DECIDE or PETSC_DEFAULT: down to 2 cells per direction or as far as the rank
-   partition allows), pre- and post-smoothing sweeps (-pc_vpatchmg_smooth_its), the cycle
+   (-pc_vpatchmg_levels; PETSC_DECIDE or PETSC_DEFAULT: down to 2 cells per direction or as
+   far as the rank partition allows), pre- and post-smoothing sweeps (-pc_vpatchmg_smooth_its), the cycle
    type (-pc_vpatchmg_cycle_type; PC_MG_CYCLE_V or PC_MG_CYCLE_W) and the symmetric cycle
    (-pc_vpatchmg_symmetric_cycle: post-smoothing by the transposed sweep, a symmetric
    preconditioner for CG; off by default). The setters do nothing on other PC types; the

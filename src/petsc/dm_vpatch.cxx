@@ -108,9 +108,8 @@ static PetscErrorCode HasOption(PetscObject obj, const char *prefix, const char 
 // sweep is an approximate solve, and a forward one would make the cycle nonsymmetric (CG
 // stalled on it, PCMG's cycle with symmetric sweeps or additive levels included): there the
 // default sweep is symmetric, also for -mg_coarse_pc_type vpatch (-mg_coarse_pc_vpatch_sweep
-// still chooses). (Where a program's or
-// SNES's compute-operators function replaces this one, CoarsenHook_VPatch wraps theirs; where
-// that gives an assembled Pmat, PETSc's default stays.)
+// still chooses). (Where a program's or SNES's compute-operators function replaces this one,
+// CoarsenHook_VPatch wraps theirs; where that gives an assembled Pmat, PETSc's default stays.)
 static PetscErrorCode ComputeOperators_VPatch(KSP ksp, Mat, Mat B, void *)
 {
   PC pc;
