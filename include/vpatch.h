@@ -84,9 +84,8 @@ PETSC_EXTERN PetscErrorCode PCVPatchMGSetNumberSmooth(PC pc, PetscInt sweeps);
 PETSC_EXTERN PetscErrorCode PCVPatchMGSetCycleType(PC pc, PCMGCycleType type);
 PETSC_EXTERN PetscErrorCode PCVPatchMGSetSymmetricCycle(PC pc, PetscBool on);
 /* The multigrid cycle of PCVPATCHMG as full multigrid (nested iteration, paper Algorithm
-   2.2): y = an approximate solution of A y = b, for use as an initial guess. Its coarse levels
-   solve the restricted right-hand side: with nonzero Dirichlet values (VPatchFormRHS with g)
-   the restriction of their coupling into the interior rows is not the coarse problem's, and y
-   is a poorer guess (2D Q3, 32 cells, u = exp: L2 error 4e-3 against 4e-8 converged); the
-   Krylov solve after it still converges. */
+   2.2): y = an approximate solution of A y = b, for use as an initial guess. With nonzero
+   Dirichlet values (b's boundary rows, VPatchFormRHS with g) it runs on the difference to a
+   smooth lift of them (the transfinite interpolant of the boundary faces), which vanishes on
+   the boundary as the nested iteration's coarse solutions do, and adds the lift back. */
 PETSC_EXTERN PetscErrorCode PCVPatchMGApplyFull(PC pc, Vec b, Vec y);

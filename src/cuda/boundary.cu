@@ -1,5 +1,7 @@
 // Owned boundary points of a level vector: dst = src (copy_boundary), dst = value
-// (set_boundary) or dst = minuend - src (residual_boundary: the identity rows of b - A x).
+// (set_boundary), dst = minuend - src (residual_boundary: the identity rows of b - A x), or
+// src's values on the faces of a BoundaryFaces array (pack_boundary_faces).
+#include "../core/boundary_lift.hpp"
 #include "common.cuh"
 
 namespace vpatch {
@@ -9,7 +11,7 @@ namespace detail {
 // The owned points on the faces of the domain: blockIdx.y = face (2d + side), threads
 // grid-stride over the face's owned (u, v) points; points on edges are visited once per
 // face they lie on (the same value). O(n^{d-1}) work: interior points are never touched.
-enum class BoundaryOp { Copy, Set, Subtract };
+enum class BoundaryOp { Copy, Set, Subtract, Pack };
 
 constexpr int boundary_threads = 256;
 // partial (the float residual's rows only, else null): each block's sum of the squares of the
@@ -32,6 +34,7 @@ __global__ void __launch_bounds__(boundary_threads)
     p[dv] = box.os[dv] + (int)(g / nu);
     const long o = box.owned_index(p[0], p[1], p[2]);
     if constexpr (op == BoundaryOp::Copy) dst[o] = src[o];
+    else if constexpr (op == BoundaryOp::Pack) dst[BoundaryFaces{box.dim, box.n}.index(d, c ? 1 : 0, p)] = src[o];
     else if constexpr (op == BoundaryOp::Set) dst[o] = value;
     else {
       const Out v = static_cast<Out>(minuend[o] - src[o]);
@@ -97,6 +100,13 @@ void set_boundary(const Box &box, Number value, Number *dst, void *stream)
   detail::launch_boundary<Number, detail::BoundaryOp::Set>(box, nullptr, nullptr, value, dst, stream);
 }
 
+template <typename Number>
+void pack_boundary_faces(const Box &box, const Number *v, Number *faces, void *stream)
+{
+  detail::launch_boundary<Number, detail::BoundaryOp::Pack>(box, v, nullptr, Number(0), faces, stream);
+}
+
+template void pack_boundary_faces<double>(const Box &, const double *, double *, void *);
 template void copy_boundary<float>(const Box &, const float *, float *, void *);
 template void copy_boundary<double>(const Box &, const double *, double *, void *);
 template void residual_boundary<float>(const Box &, const float *, const float *, float *, void *);

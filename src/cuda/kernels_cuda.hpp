@@ -2,6 +2,7 @@
 // on device arrays, enqueued on the given stream (a cudaStream_t). Runtime dim/degree are
 // dispatched to kernels templated on <dim, degree, Number>. No PETSc types.
 #pragma once
+#include "../core/boundary_lift.hpp"
 #include "../core/layout.hpp"
 #include "../core/level_tables.hpp"
 #include <cstddef>
@@ -20,6 +21,7 @@ enum class SmootherKernel {
 void *device_malloc(std::size_t bytes);
 void device_free(void *p);
 void copy_to_device(void *dst, const void *src, std::size_t bytes);
+void copy_to_host(void *dst, const void *src, std::size_t bytes, void *stream); // after the stream's work; returns when copied
 void memset_zero(void *p, std::size_t bytes, void *stream);
 
 // Work enqueued by the host recorded once into a CUDA graph (stream capture on a stream of
@@ -95,6 +97,12 @@ long residual_boundary_blocks(const Box &box);
 void residual_boundary(const Box &box, const double *b, const double *x, float *r, double *partial, void *stream);
 template <typename Number>
 void set_boundary(const Box &box, Number value, Number *dst, void *stream);
+// The lift of Dirichlet values (core/boundary_lift.hpp): faces = v at the owned boundary
+// points (other entries untouched); y = the lift at every owned point.
+template <typename Number>
+void pack_boundary_faces(const Box &box, const Number *v, Number *faces, void *stream);
+template <typename Number>
+void boundary_lift(const Box &box, const LiftGeometry &geo, const Number *faces, Number *y, void *stream);
 // The owned points between an owned array and a ghosted local array (see cpu::copy_owned).
 template <typename Number>
 void copy_owned(const Box &box, bool to_local, const Number *src, Number *dst, void *stream, bool add = false);

@@ -6,6 +6,7 @@
 #include "../../include/vpatch.h"
 #include "../cuda/vector_ops_cuda.hpp"
 #include "compat.hpp"
+#include "dirichlet_lift.hpp"
 #include "hierarchy.hpp"
 #include "mixed_fmg.hpp"
 #include "richardson_test.hpp"
@@ -39,6 +40,7 @@ struct PC_VPatchMG {
   std::unique_ptr<Hierarchy<float>> single;
   std::unique_ptr<Hierarchy<double>> dbl;
   std::unique_ptr<MixedFMG> fmg; // created on the first full multigrid with fmg_double
+  std::unique_ptr<DirichletLift> lift; // full multigrid's lift of nonzero Dirichlet values, made on first use
   bool odd_finest = false;       // a mesh that could coarsen kept one level: the finest level's cell ranges are odd
   MemSpace space = MemSpace::Host;
 
@@ -60,6 +62,7 @@ struct PC_VPatchMG {
     single.reset();
     dbl.reset();
     fmg.reset();
+    lift.reset();
   }
 };
 
@@ -549,11 +552,28 @@ static PetscErrorCode PCDestroy_VPatchMG(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// With nonzero Dirichlet values full multigrid runs on the difference to their lift L
+// (dirichlet_lift.hpp): y = L + FMG(b - A L), where b - A L has zero boundary rows.
 static PetscErrorCode PCVPatchMGApplyFull_VPatchMG(PC pc, Vec b, Vec y)
 {
+  auto *mg = static_cast<PC_VPatchMG *>(pc->data);
+  bool nonzero;
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(events.full_mg, pc, b, y, 0));
-  PetscCall(Apply(pc, b, y, true));
+  PetscCall(OperatorCheckSetUp(pc, mg->mesh.empty() ? nullptr : mg->mesh.back().get(), "PCVPATCHMG"));
+  if (!mg->lift) mg->lift = std::make_unique<DirichletLift>(mg->mesh.back());
+  PetscCall(mg->lift->gather(b, &nonzero));
+  if (!nonzero) PetscCall(Apply(pc, b, y, true));
+  else {
+    Vec r;
+    PetscCall(VecDuplicate(b, &r));
+    PetscCall(mg->lift->apply(y));
+    PetscCall(MatResidual(pc->pmat, b, y, r));
+    PetscCall(Apply(pc, r, y, true));
+    PetscCall(mg->lift->apply(r));
+    PetscCall(VecAXPY(y, 1.0, r));
+    PetscCall(VecDestroy(&r));
+  }
   PetscCall(PetscLogEventEnd(events.full_mg, pc, b, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

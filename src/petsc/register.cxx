@@ -65,6 +65,7 @@ PetscErrorCode VPatchInitializePackage(void)
   PetscCall(PetscLogEventRegister("VPatchFullMG", classid, &events.full_mg));
   PetscCall(PetscLogEventRegister("VPatchVecMDot", classid, &events.vec_mdot));
   PetscCall(PetscLogEventRegister("VPatchVecMAXPY", classid, &events.vec_maxpy));
+  PetscCall(PetscLogEventRegister("VPatchLift", classid, &events.lift));
   PetscCall(PCRegister(PCVPATCH, PCCreate_VPatch));
   PetscCall(PCRegister(PCVPATCHMG, PCCreate_VPatchMG));
   PetscCall(PetscRegisterFinalize(Finalize));

@@ -458,6 +458,23 @@ static void test_level(const Box &box, Context<Number> &ctx)
     cuda::set_boundary<Number>(box, Number(3.5), dd.p, s);
     return rel_error(dd.download(), dr);
   });
+  // full multigrid's lift of Dirichlet values (double): the faces of the owned boundary
+  // points, then the lift at every owned point from whole faces
+  if constexpr (std::is_same_v<Number, double>)
+    ctx.run("boundary faces and lift", [&] {
+      const BoundaryFaces F{box.dim, box.n};
+      const auto v = random_vector(no, g_seed++), whole = random_vector((std::size_t)F.size(), g_seed++);
+      std::vector<double> faces((std::size_t)F.size(), 0.0), lift(no, 0.0);
+      cpu::pack_boundary_faces(box, F, v.data(), faces.data());
+      const Element1D e(k);
+      LiftGeometry geo{box.cells, k, {}};
+      std::copy(e.support.begin(), e.support.end(), geo.support);
+      cpu::boundary_lift(box, F, geo, whole.data(), lift.data());
+      DevBuf<double> dv(v), df(std::vector<double>((std::size_t)F.size(), 0.0)), dw(whole), dl(std::vector<double>(no, 0.0));
+      cuda::pack_boundary_faces(box, dv.p, df.p, s);
+      cuda::boundary_lift(box, geo, dw.p, dl.p, s);
+      return std::max(rel_error(df.download(), faces), rel_error(dl.download(), lift));
+    });
 }
 
 template <int dim, int k, typename Number>

@@ -2,7 +2,7 @@
 """Run a command and check its outcome; used by the multigrid ctest tests.
 
 usage: run_check.py [--rc zero|nonzero] [--match REGEX]... [--forbid REGEX]...
-                    [--converged MAXITS] [--rtol 1e-9] -- command ...
+                    [--converged MAXITS] [--rtol 1e-9] [--max-l2 X] -- command ...
 
 --rc        zero: the command must succeed; nonzero: it must fail (with an error, not a
             signal: exit codes >= 128 or killed by a signal count as a crash)
@@ -11,6 +11,7 @@ usage: run_check.py [--rc zero|nonzero] [--match REGEX]... [--forbid REGEX]...
             ('Caught signal', 'Segmentation', 'SEGV', 'Aborted (core dumped)') always are
 --converged the last 'summary:' line of examples/poisson must report
             rel_residual <= rtol and iterations <= MAXITS
+--max-l2    the last 'summary:' line must report l2_error <= X
 """
 import re
 import subprocess
@@ -23,7 +24,7 @@ def main():
         sys.exit("run_check.py: missing -- before the command")
     sep = argv.index("--")
     opts, cmd = argv[:sep], argv[sep + 1:]
-    rc_mode, matches, forbids, maxits, rtol = "zero", [], [], None, 1e-9
+    rc_mode, matches, forbids, maxits, rtol, max_l2 = "zero", [], [], None, 1e-9, None
     i = 0
     while i < len(opts):
         o = opts[i]
@@ -38,6 +39,8 @@ def main():
             maxits = int(v)
         elif o == "--rtol":
             rtol = float(v)
+        elif o == "--max-l2":
+            max_l2 = float(v)
         else:
             sys.exit("run_check.py: unknown option " + o)
         i += 2
@@ -60,18 +63,22 @@ def main():
     for f in forbids:
         if re.search(f, out):
             errors.append("output contains /%s/" % f)
-    if maxits is not None:
-        lines = [l for l in out.splitlines() if l.startswith("summary:")]
-        if not lines:
-            errors.append("no summary line")
-        else:
-            kv = dict(t.split("=", 1) for t in lines[-1].split()[1:] if "=" in t)
-            its, res = int(kv["iterations"]), float(kv["rel_residual"])
-            print("iterations=%d rel_residual=%.3e (limits %d, %.1e)" % (its, res, maxits, rtol))
-            if not res <= rtol:
-                errors.append("relative residual %.3e > %.1e" % (res, rtol))
-            if its > maxits:
-                errors.append("%d iterations > %d" % (its, maxits))
+    summaries = [l for l in out.splitlines() if l.startswith("summary:")]
+    kv = dict(t.split("=", 1) for t in summaries[-1].split()[1:] if "=" in t) if summaries else {}
+    if (maxits is not None or max_l2 is not None) and not summaries:
+        errors.append("no summary line")
+    if max_l2 is not None and summaries:
+        l2 = float(kv["l2_error"])
+        print("l2_error=%.3e (limit %.1e)" % (l2, max_l2))
+        if not l2 <= max_l2:
+            errors.append("L2 error %.3e > %.1e" % (l2, max_l2))
+    if maxits is not None and summaries:
+        its, res = int(kv["iterations"]), float(kv["rel_residual"])
+        print("iterations=%d rel_residual=%.3e (limits %d, %.1e)" % (its, res, maxits, rtol))
+        if not res <= rtol:
+            errors.append("relative residual %.3e > %.1e" % (res, rtol))
+        if its > maxits:
+            errors.append("%d iterations > %d" % (its, maxits))
     for e in errors:
         print("FAILED:", e)
     if not errors:
