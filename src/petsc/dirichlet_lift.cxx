@@ -38,7 +38,7 @@ PetscErrorCode DirichletLift::gather(Vec b, bool *nonzero)
   const Box &box = level_->box;
   const BoundaryFaces F = Faces(box);
   const size_t n = (size_t)F.size();
-  MemSpace s;
+  MemSpace s = MemSpace::Host;
   const PetscScalar *ba;
   double *f, sum = 0;
   void *stream = nullptr;
@@ -79,7 +79,7 @@ PetscErrorCode DirichletLift::apply(Vec y)
 {
   const Box &box = level_->box;
   const Element1D &e = *level_->element;
-  MemSpace s;
+  MemSpace s = MemSpace::Host;
   PetscScalar *ya;
   PetscFunctionBegin;
   PetscCheck(e.k <= LiftGeometry::max_degree, PETSC_COMM_SELF, PETSC_ERR_SUP, "vpatch: the boundary lift supports degrees up to %d", LiftGeometry::max_degree);
