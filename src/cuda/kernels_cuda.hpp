@@ -21,7 +21,9 @@ enum class SmootherKernel {
 void *device_malloc(std::size_t bytes);
 void device_free(void *p);
 void copy_to_device(void *dst, const void *src, std::size_t bytes);
-void copy_to_host(void *dst, const void *src, std::size_t bytes, void *stream); // after the stream's work; returns when copied
+// in the stream's order (after its work; its later work sees the data); return when copied
+void copy_to_device(void *dst, const void *src, std::size_t bytes, void *stream);
+void copy_to_host(void *dst, const void *src, std::size_t bytes, void *stream);
 void memset_zero(void *p, std::size_t bytes, void *stream);
 
 // Work enqueued by the host recorded once into a CUDA graph (stream capture on a stream of

@@ -42,6 +42,13 @@ void copy_to_device(void *dst, const void *src, std::size_t bytes)
   VPATCH_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
 }
 
+void copy_to_device(void *dst, const void *src, std::size_t bytes, void *stream)
+{
+  if (bytes == 0) return;
+  VPATCH_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, detail::to_stream(stream)));
+  VPATCH_CUDA_CHECK(cudaStreamSynchronize(detail::to_stream(stream)));
+}
+
 void copy_to_host(void *dst, const void *src, std::size_t bytes, void *stream)
 {
   if (bytes == 0) return;

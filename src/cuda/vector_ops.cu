@@ -245,6 +245,25 @@ double sum_squares(std::size_t n, const float *x, void *stream)
   return sum_block_partials(blocks, stream);
 }
 
+// 1 in partial[block] where the block saw a nonzero entry (NaN included), else 0
+__global__ void __launch_bounds__(multi_threads) block_nonzero_kernel(std::size_t n, const double *__restrict__ x, double *__restrict__ partial)
+{
+  int seen = 0;
+  for (std::size_t i = blockIdx.x * (std::size_t)blockDim.x + threadIdx.x; i < n; i += (std::size_t)gridDim.x * blockDim.x) seen |= x[i] != 0;
+  seen = __syncthreads_or(seen);
+  if (threadIdx.x == 0) partial[blockIdx.x] = seen;
+}
+
+bool any_nonzero(std::size_t n, const double *x, void *stream)
+{
+  if (!n) return false;
+  const unsigned blocks = multi_grid(n);
+  double *partial = block_partials(blocks, stream);
+  block_nonzero_kernel<<<blocks, multi_threads, 0, (cudaStream_t)stream>>>(n, x, partial);
+  check_launch("vpatch::cuda::any_nonzero");
+  return sum_block_partials(blocks, stream) != 0;
+}
+
 double *block_partials(std::size_t count, void *stream)
 {
   return static_cast<double *>(multi_scratch(sizeof(double) * (count + 1), (cudaStream_t)stream)); // (+1: the sum)

@@ -22,6 +22,8 @@ void indexed_copy(std::size_t n, const Number *src, const int *sidx, Number *dst
 constexpr int multi_max = 8;
 template <typename Number>
 void multi_dot(std::size_t n, const Number *x, int nv, const Number *const *y, Number *out, void *stream);
+// whether any x_i != 0 (NaN counts; returns when it is known)
+bool any_nonzero(std::size_t n, const double *x, void *stream);
 // sum_i x_i^2 in double in a fixed order (returns when it is known)
 double sum_squares(std::size_t n, const float *x, void *stream);
 // y = (float) x and sum_i y_i^2 (summed in double in a fixed order; returns when it is known):

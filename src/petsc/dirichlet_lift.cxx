@@ -40,27 +40,29 @@ PetscErrorCode DirichletLift::gather(Vec b, bool *nonzero)
   const size_t n = (size_t)F.size();
   MemSpace s = MemSpace::Host;
   const PetscScalar *ba;
-  double *f, sum = 0;
+  double *f;
   void *stream = nullptr;
   PetscFunctionBegin;
   PetscCall(VecMemSpace(b, &s));
   PetscCall(PetscLogEventBegin(events.lift, b, 0, 0, 0));
   PetscCall(faces_in(s, &f));
+  space_ = s;
   VecRead br(b, s);
   PetscCall(br.get(&ba));
+  int mine = 0, any; // a nonzero value (NaN included) among the rank's boundary points
   if (s == MemSpace::Host) {
     cpu::pack_boundary_faces(box, F, ba, f);
-    for (size_t i = 0; i < n; ++i) sum += f[i] * f[i];
+    for (size_t i = 0; i < n && !mine; ++i) mine = f[i] != 0;
   } else if constexpr (have_cuda) {
     PetscCall(CurrentStream(s, &stream));
     cuda::pack_boundary_faces(box, ba, f, stream);
-    cuda::multi_dot<double>(n, f, 1, &f, &sum, stream);
+    mine = cuda::any_nonzero(n, f, stream);
   }
   PetscCall(br.restore());
   const MPI_Comm comm = level_->comm;
   PetscMPIInt size;
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, comm));
-  *nonzero = sum != 0;
+  PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm));
+  *nonzero = any != 0;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   if (*nonzero && size > 1) { // every boundary point is owned by one rank: the sum is its value
     if (s == MemSpace::Device) {
@@ -69,9 +71,27 @@ PetscErrorCode DirichletLift::gather(Vec b, bool *nonzero)
     }
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, host_.data(), (PetscMPIInt)n, MPI_DOUBLE, MPI_SUM, comm));
     if (s == MemSpace::Device)
-      if constexpr (have_cuda) cuda::copy_to_device(f, host_.data(), n * sizeof(double));
+      if constexpr (have_cuda) cuda::copy_to_device(f, host_.data(), n * sizeof(double), stream);
   }
   PetscCall(PetscLogEventEnd(events.lift, b, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DirichletLift::work(Vec b, Vec *r)
+{
+  PetscBool same = PETSC_FALSE;
+  PetscFunctionBegin;
+  if (work_) {
+    VecType tb, tw;
+    PetscCall(VecGetType(b, &tb));
+    PetscCall(VecGetType(work_, &tw));
+    PetscCall(PetscStrcmp(tb, tw, &same));
+  }
+  if (!same) {
+    PetscCall(VecDestroy(&work_));
+    PetscCall(VecDuplicate(b, &work_));
+  }
+  *r = work_;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -86,6 +106,7 @@ PetscErrorCode DirichletLift::apply(Vec y)
   LiftGeometry geo{box.cells, e.k, {}};
   std::copy(e.support.begin(), e.support.end(), geo.support);
   PetscCall(VecMemSpace(y, &s));
+  PetscCheck(s == space_, PETSC_COMM_SELF, PETSC_ERR_PLIB, "vpatch: the lift's vector lives in another memory space than the faces");
   PetscCall(PetscLogEventBegin(events.lift, y, 0, 0, 0));
   VecWrite yw(y, s, false);
   PetscCall(yw.get(&ya));

@@ -557,22 +557,23 @@ static PetscErrorCode PCDestroy_VPatchMG(PC pc)
 static PetscErrorCode PCVPatchMGApplyFull_VPatchMG(PC pc, Vec b, Vec y)
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
+  MemSpace s;
   bool nonzero;
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(events.full_mg, pc, b, y, 0));
   PetscCall(OperatorCheckSetUp(pc, mg->mesh.empty() ? nullptr : mg->mesh.back().get(), "PCVPATCHMG"));
+  PetscCall(SameSpace(b, y, &s));
   if (!mg->lift) mg->lift = std::make_unique<DirichletLift>(mg->mesh.back());
   PetscCall(mg->lift->gather(b, &nonzero));
   if (!nonzero) PetscCall(Apply(pc, b, y, true));
   else {
     Vec r;
-    PetscCall(VecDuplicate(b, &r));
+    PetscCall(mg->lift->work(b, &r));
     PetscCall(mg->lift->apply(y));
     PetscCall(MatResidual(pc->pmat, b, y, r));
     PetscCall(Apply(pc, r, y, true));
     PetscCall(mg->lift->apply(r));
     PetscCall(VecAXPY(y, 1.0, r));
-    PetscCall(VecDestroy(&r));
   }
   PetscCall(PetscLogEventEnd(events.full_mg, pc, b, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
