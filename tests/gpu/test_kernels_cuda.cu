@@ -475,6 +475,23 @@ static void test_level(const Box &box, Context<Number> &ctx)
       cuda::boundary_lift(box, geo, dw.p, dl.p, s);
       return std::max(rel_error(df.download(), faces), rel_error(dl.download(), lift));
     });
+  // its test for a nonzero boundary value: zeros; one entry of 1e-300 (whose square
+  // underflows), of NaN, of -1, at the first, a middle and the last entry
+  if constexpr (std::is_same_v<Number, double>)
+    ctx.run("any_nonzero", [&] {
+      int wrong = 0;
+      std::vector<double> v(no, 0.0);
+      DevBuf<double> dv(v);
+      wrong += cuda::any_nonzero(no, dv.p, s);
+      for (const double value : {1e-300, std::numeric_limits<double>::quiet_NaN(), -1.0})
+        for (const std::size_t at : {std::size_t(0), no / 2, no - 1}) {
+          v.assign(no, 0.0);
+          v[at] = value;
+          dv.upload(v);
+          wrong += !cuda::any_nonzero(no, dv.p, s);
+        }
+      return (double)wrong;
+    });
 }
 
 template <int dim, int k, typename Number>
