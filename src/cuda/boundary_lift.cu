@@ -1,5 +1,6 @@
 // The lift of Dirichlet values into the domain (core/boundary_lift.hpp) at every owned point:
-// a grid-stride loop, one point per thread; the faces (a few MB at most) stay in L2.
+// a grid-stride loop, one point per thread, the faces read through the cache (up to 2 d of
+// them per point).
 #include "common.cuh"
 #include "kernels_cuda.hpp"
 
@@ -25,7 +26,7 @@ void boundary_lift(const Box &box, const LiftGeometry &geo, const Number *faces,
 {
   const long total = box.owned_points();
   if (total <= 0) return;
-  const long blocks = std::min<long>((total + 255) / 256, 132L * 16);
+  const long blocks = std::min<long>((total + 255) / 256, 4096);
   detail::boundary_lift_kernel<Number><<<(unsigned)blocks, 256, 0, detail::to_stream(stream)>>>(box, geo, faces, y);
   detail::check_launch("boundary lift kernel launch");
 }

@@ -111,11 +111,15 @@ PetscErrorCode DirichletLift::apply(Vec y)
   VecWrite yw(y, s, false);
   PetscCall(yw.get(&ya));
   if (s == MemSpace::Host) cpu::boundary_lift(box, Faces(box), geo, host_.data(), ya);
-  else if constexpr (have_cuda) {
+#if defined(VPATCH_HAVE_CUDA)
+  else {
     void *stream;
     PetscCall(CurrentStream(s, &stream));
+    PetscCall(PetscLogGpuTimeBegin());
     cuda::boundary_lift(box, geo, device_.data(), ya, stream);
+    PetscCall(PetscLogGpuTimeEnd());
   }
+#endif
   PetscCall(yw.restore());
   PetscCall(PetscLogEventEnd(events.lift, y, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
