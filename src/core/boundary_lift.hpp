@@ -41,33 +41,38 @@ struct LiftGeometry {
 };
 
 // The lift at the point p (global indices) from the faces' values: a boundary point's own value
-// (from the first face it lies on), the Boolean sum elsewhere.
-template <typename Number>
+// (from the first face it lies on), the Boolean sum elsewhere. Dim = F.dim (compile-time, so
+// that every loop unrolls and the small arrays stay in registers on the GPU).
+template <int Dim, typename Number>
 VPATCH_HD inline double boundary_lift_value(const BoundaryFaces &F, const LiftGeometry &geo, const Number *faces, const int p[3])
 {
-  for (int d = 0; d < F.dim; ++d)
+#pragma unroll
+  for (int d = 0; d < Dim; ++d)
     if (p[d] == 0 || p[d] == F.n - 1) return (double)faces[F.index(d, p[d] ? 1 : 0, p)];
-  double w[3][2];
-  for (int d = 0; d < F.dim; ++d) {
+  double w[Dim][2];
+#pragma unroll
+  for (int d = 0; d < Dim; ++d) {
     const double x = geo.coordinate(p[d]);
     w[d][0] = 1.0 - x;
     w[d][1] = x;
   }
   double sum = 0;
-  for (int S = 1; S < 1 << F.dim; ++S) { // the directions blended: P_S = prod_{d in S} P_d
-    int dirs[3], m = 0;
-    for (int d = 0; d < F.dim; ++d)
-      if (S >> d & 1) dirs[m++] = d;
+#pragma unroll
+  for (int S = 1; S < 1 << Dim; ++S) { // the directions blended: P_S = prod_{d in S} P_d
+    const int first = S & 1 ? 0 : S & 2 ? 1 : 2, m = (S & 1) + (S >> 1 & 1) + (S >> 2 & 1);
     double term = 0;
-    for (int s = 0; s < 1 << m; ++s) { // the ends of the blended directions
+#pragma unroll
+    for (int s = 0; s < 1 << Dim; ++s) { // the ends of the blended directions (bit d: direction d)
+      if (s & ~S) continue;
       int q[3] = {p[0], p[1], p[2]};
       double weight = 1;
-      for (int e = 0; e < m; ++e) {
-        const int end = s >> e & 1;
-        q[dirs[e]] = end * (F.n - 1);
-        weight *= w[dirs[e]][end];
-      }
-      term += weight * (double)faces[F.index(dirs[0], q[dirs[0]] ? 1 : 0, q)];
+#pragma unroll
+      for (int d = 0; d < Dim; ++d)
+        if (S >> d & 1) {
+          q[d] = (s >> d & 1) * (F.n - 1);
+          weight *= w[d][s >> d & 1];
+        }
+      term += weight * (double)faces[F.index(first, s >> first & 1, q)];
     }
     sum += m % 2 ? term : -term;
   }
@@ -99,7 +104,7 @@ void boundary_lift(const Box &box, const BoundaryFaces &F, const LiftGeometry &g
     for (int j = box.os[1]; j < box.os[1] + box.om[1]; ++j)
       for (int i = box.os[0]; i < box.os[0] + box.om[0]; ++i) {
         const int p[3] = {i, j, l};
-        y[box.owned_index(i, j, l)] = (Number)boundary_lift_value(F, geo, faces, p);
+        y[box.owned_index(i, j, l)] = (Number)(F.dim == 3 ? boundary_lift_value<3>(F, geo, faces, p) : boundary_lift_value<2>(F, geo, faces, p));
       }
 }
 

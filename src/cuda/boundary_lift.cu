@@ -1,6 +1,5 @@
 // The lift of Dirichlet values into the domain (core/boundary_lift.hpp) at every owned point:
-// a grid-stride loop, one point per thread, the faces read through the cache (up to 2 d of
-// them per point).
+// one point per thread, the faces read through the cache.
 #include "common.cuh"
 #include "kernels_cuda.hpp"
 
@@ -8,14 +7,17 @@ namespace vpatch {
 namespace cuda {
 namespace detail {
 
-template <typename Number>
+// blockIdx.y walks the rows (j, l) of the owned box, the threads of blockIdx.x its points along x
+template <int Dim, typename Number>
 __global__ void __launch_bounds__(256) boundary_lift_kernel(const Box box, const LiftGeometry geo, const Number *__restrict__ faces, Number *y)
 {
-  const BoundaryFaces F{box.dim, box.n};
-  const long nx = box.om[0], nxy = nx * box.om[1], total = box.owned_points();
-  for (long g = (long)blockIdx.x * blockDim.x + threadIdx.x; g < total; g += (long)gridDim.x * blockDim.x) {
-    const int p[3] = {box.os[0] + (int)(g % nx), box.os[1] + (int)(g % nxy / nx), box.os[2] + (int)(g / nxy)};
-    y[g] = (Number)boundary_lift_value(F, geo, faces, p);
+  const BoundaryFaces F{Dim, box.n};
+  const int i = blockIdx.x * blockDim.x + threadIdx.x, rows = box.om[1] * box.om[2];
+  if (i >= box.om[0]) return;
+  for (int r = blockIdx.y; r < rows; r += gridDim.y) {
+    const int j = r % box.om[1], l = r / box.om[1];
+    const int p[3] = {box.os[0] + i, box.os[1] + j, box.os[2] + l};
+    y[(long)r * box.om[0] + i] = (Number)boundary_lift_value<Dim>(F, geo, faces, p);
   }
 }
 
@@ -24,10 +26,10 @@ __global__ void __launch_bounds__(256) boundary_lift_kernel(const Box box, const
 template <typename Number>
 void boundary_lift(const Box &box, const LiftGeometry &geo, const Number *faces, Number *y, void *stream)
 {
-  const long total = box.owned_points();
-  if (total <= 0) return;
-  const long blocks = std::min<long>((total + 255) / 256, 4096);
-  detail::boundary_lift_kernel<Number><<<(unsigned)blocks, 256, 0, detail::to_stream(stream)>>>(box, geo, faces, y);
+  if (box.owned_points() <= 0) return;
+  const dim3 grid((unsigned)((box.om[0] + 255) / 256), (unsigned)std::min(box.om[1] * box.om[2], 65535));
+  if (box.dim == 3) detail::boundary_lift_kernel<3, Number><<<grid, 256, 0, detail::to_stream(stream)>>>(box, geo, faces, y);
+  else detail::boundary_lift_kernel<2, Number><<<grid, 256, 0, detail::to_stream(stream)>>>(box, geo, faces, y);
   detail::check_launch("boundary lift kernel launch");
 }
 
