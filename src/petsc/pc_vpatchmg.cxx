@@ -557,7 +557,7 @@ static PetscErrorCode PCDestroy_VPatchMG(PC pc)
 static PetscErrorCode PCVPatchMGApplyFull_VPatchMG(PC pc, Vec b, Vec y)
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
-  MemSpace s;
+  MemSpace s = MemSpace::Host;
   bool nonzero;
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(events.full_mg, pc, b, y, 0));
