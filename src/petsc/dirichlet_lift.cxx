@@ -7,12 +7,6 @@
 
 namespace vpatch {
 
-#if defined(VPATCH_HAVE_CUDA)
-static constexpr bool have_cuda = true;
-#else
-static constexpr bool have_cuda = false;
-#endif
-
 static BoundaryFaces Faces(const Box &box) { return BoundaryFaces{box.dim, box.n}; }
 
 // The faces' array in space s, zeroed.

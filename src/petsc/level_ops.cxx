@@ -13,12 +13,6 @@
 namespace vpatch {
 
 namespace {
-#if defined(VPATCH_HAVE_CUDA)
-constexpr bool have_cuda = true;
-#else
-constexpr bool have_cuda = false;
-#endif
-
 // Kernel work is logged as GPU time and GPU flops on the device (what -log_view reports as
 // GPU Mflop/s), as CPU flops on the host.
 PetscErrorCode KernelBegin(MemSpace s)

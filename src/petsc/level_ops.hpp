@@ -17,6 +17,12 @@ struct SweepHalo;
 template <typename Number>
 class PeerExchange;
 enum class MemSpace { Host, Device };
+// whether the device branches are compiled (a PETSc with CUDA)
+#if defined(VPATCH_HAVE_CUDA)
+inline constexpr bool have_cuda = true;
+#else
+inline constexpr bool have_cuda = false;
+#endif
 inline PetscMemType memtype(MemSpace s) { return s == MemSpace::Host ? PETSC_MEMTYPE_HOST : PETSC_MEMTYPE_DEVICE; }
 template <typename Number>
 MPI_Datatype mpi_type()
