@@ -125,7 +125,7 @@ PetscErrorCode Hierarchy<Number>::graph_cycle(const CycleConfig &cfg, int l, boo
 }
 
 template <typename Number>
-PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, bool zero_guess)
+PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, bool zero_guess, bool restricted_rhs)
 {
   LevelOps<Number> &A = *ops_[l];
   const Number *b = rhs_of(l);
@@ -149,17 +149,22 @@ PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, boo
       exact.type = CompositeType::Multiplicative;
       exact.sweep = SweepType::Forward;
       exact.damping = 1.0;
-      PetscCall(A.smooth(exact, b, x, zero_guess));
+      PetscCall(A.smooth(exact, b, x, zero_guess, restricted_rhs));
     } else { // the pre-smoothing, and where it differs the post-smoothing (a symmetric cycle stays symmetric)
-      for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.pre, b, x, zero_guess && i == 0));
+      for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.pre, b, x, zero_guess && i == 0, restricted_rhs || i > 0));
       if (!(cfg.post == cfg.pre))
-        for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.post, b, x));
+        for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.post, b, x, false, true));
     }
     PetscCall(PetscLogEventEnd(events.smooth, 0, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  // x's boundary values are b's after the first smoothing step (or before it: restricted_rhs);
+  // the restriction leaves x, the prolongation x's boundary points (its range has zero boundary
+  // rows), so no later step sets them again (a pass over the faces, which across x reaches
+  // each point in its own DRAM sector: 88 us against 1.2 ms for a float smoothing step at 3D
+  // k = 1, 135M DoF, on an H200).
   PetscCall(PetscLogEventBegin(events.smooth, 0, 0, 0, 0));
-  for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.pre, b, x, zero_guess && i == 0));
+  for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.pre, b, x, zero_guess && i == 0, restricted_rhs || i > 0));
   PetscCall(PetscLogEventEnd(events.smooth, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(events.residual, 0, 0, 0, 0));
   PetscCall(A.residual(b, x, r));
@@ -168,12 +173,12 @@ PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, boo
   PetscCall(transfers_->restrict(l, r, b_[l - 1].data()));
   PetscCall(PetscLogEventEnd(events.restrict_, 0, 0, 0, 0));
   if (on_this_rank(l - 1))
-    for (int c = 0; c < (l - 1 == 0 ? 1 : cfg.cycles); ++c) PetscCall(cycle_level(cfg, l - 1, c == 0));
+    for (int c = 0; c < (l - 1 == 0 ? 1 : cfg.cycles); ++c) PetscCall(cycle_level(cfg, l - 1, c == 0, true));
   PetscCall(PetscLogEventBegin(events.prolong, 0, 0, 0, 0));
   PetscCall(transfers_->prolongate(l, solution(l - 1), x, true));
   PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(events.smooth, 0, 0, 0, 0));
-  for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.post, b, x));
+  for (int i = 0; i < cfg.smooth_its; ++i) PetscCall(A.smooth(cfg.post, b, x, false, true));
   PetscCall(PetscLogEventEnd(events.smooth, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -42,8 +42,10 @@ public:
   // x_finest = cycle applied to b_finest: from zero (cycle) or nested iteration (full).
   PetscErrorCode cycle(const CycleConfig &cfg, bool zero_guess);
   PetscErrorCode full(const CycleConfig &cfg);
-  // x_l = cycle on level l (levels l and below) applied to b_l.
-  PetscErrorCode cycle_level(const CycleConfig &cfg, int l, bool zero_guess);
+  // x_l = cycle on level l (levels l and below) applied to b_l. restricted_rhs: b_l is the
+  // restriction of the finer level's residual (zero boundary rows, TransferOps::restrict) and
+  // x_l zero or an earlier cycle's on it, so x_l's boundary values are b_l's already.
+  PetscErrorCode cycle_level(const CycleConfig &cfg, int l, bool zero_guess, bool restricted_rhs = false);
 
   // CUDA graphs (device memory, levels on one rank): the cycles from zero of the finest
   // level with at most graph_points() points and the levels below it (all their arrays the

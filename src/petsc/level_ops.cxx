@@ -573,7 +573,7 @@ void LevelOps<Number>::copy_owned(const Box &b, bool to_local, const Number *src
 }
 
 template <typename Number>
-PetscErrorCode LevelOps<Number>::smooth(const SmootherConfig &cfg, const Number *bvec, Number *x, bool zero_guess)
+PetscErrorCode LevelOps<Number>::smooth(const SmootherConfig &cfg, const Number *bvec, Number *x, bool zero_guess, bool boundary_set)
 {
   const Box &b = box();
   const int ncolors = 1 << b.dim;
@@ -604,6 +604,7 @@ PetscErrorCode LevelOps<Number>::smooth(const SmootherConfig &cfg, const Number 
         PetscCall(color_step(cfg, order[i], global && !x_zero ? bvec : bl, x, x_zero));
       }
   }
+  if (boundary_set) PetscFunctionReturn(PETSC_SUCCESS);
   if (space_ == MemSpace::Host) cpu::copy_boundary(b, bvec, x);
   else if constexpr (have_cuda) cuda::copy_boundary(b, bvec, x, stream_);
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -108,7 +108,9 @@ public:
   PetscErrorCode diagonal(Number *d);                                // d = diag(A)
   // One application; zero_guess: x is zero on entry, so the first color's patch residuals
   // are b itself (PatchResidual::Given: no operator, no closure reads; the same numbers).
-  PetscErrorCode smooth(const SmootherConfig &cfg, const Number *b, Number *x, bool zero_guess = false);
+  // The patches change interior points only; x's boundary values are then set to b's (the
+  // identity rows), unless boundary_set: they are b's already (a pass over the faces saved).
+  PetscErrorCode smooth(const SmootherConfig &cfg, const Number *b, Number *x, bool zero_guess = false, bool boundary_set = false);
   PetscErrorCode axpby(Number alpha, const Number *x, Number beta, Number *y) const;
   PetscErrorCode zero(Number *x) const;
 
