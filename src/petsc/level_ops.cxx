@@ -412,15 +412,15 @@ PetscErrorCode LevelOps<Number>::residual_to_float(const Number *bvec, const Num
 }
 
 template <typename Number>
-PetscErrorCode LevelOps<Number>::residual(const Number *bvec, const Number *x, Number *r)
+PetscErrorCode LevelOps<Number>::residual(const Number *bvec, const Number *x, Number *r, bool restricted)
 {
   PetscFunctionBegin;
   if (space_ == MemSpace::Device && !distributed()) { // one pass over r: the operator kernel subtracts from b
     if constexpr (have_cuda) {
       PetscCall(KernelBegin(space_));
-      cuda::laplace_residual(box(), op_, bvec, x, r, stream_);
+      cuda::laplace_residual(box(), op_, bvec, x, r, stream_); // (every point written, finite for finite b, x)
       PetscCall(KernelEnd(space_, laplace_flops(box())));
-      cuda::residual_boundary(box(), bvec, x, r, stream_);
+      if (!restricted) cuda::residual_boundary(box(), bvec, x, r, stream_);
     }
   } else {
     PetscCall(apply(x, r));

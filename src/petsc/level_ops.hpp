@@ -97,7 +97,9 @@ public:
 
   // All arrays are owned (global-vector) arrays in this level's memory space.
   PetscErrorCode apply(const Number *x, Number *y);                  // y = A x
-  PetscErrorCode residual(const Number *b, const Number *x, Number *r); // r = b - A x
+  // r = b - A x; restricted: r only goes to the restriction, which takes fine boundary values as
+  // zero, so the boundary rows may hold any finite values (the device skips their pass).
+  PetscErrorCode residual(const Number *b, const Number *x, Number *r, bool restricted = false);
   // r = (float)(b - A x) in one pass of the device operator, where residual_to_float_in_one_pass():
   // a single-rank level on the device whose operator is the gather kernel (the mixed full
   // multigrid's residuals of the double level solutions, without a double r).
