@@ -38,6 +38,11 @@
 //      PCVPatchMGSetSymmetricCycle turns it on and off (PCView says which).
 //  16. MatResidual of the operator against MatMult and VecAYPX, as created and scaled by
 //      MATSHELL; r aliasing x: PETSC_ERR_ARG_IDN.
+//  17. PCVPATCHMG's double cycle is PCMG's with vpatch levels (PETSc's own level loop, which
+//      sets the boundary rows at every smoothing step and residual), applied to random vectors
+//      whose boundary rows are not zero, V- and W-cycles, one and two smoothing steps, forward
+//      and symmetric sweeps: the same vector to rounding (the cycle skips the passes over the
+//      faces it does not need).
 #include <petscsnes.h>
 #include <cstdio>
 #include <cstring>
@@ -1041,6 +1046,57 @@ static PetscErrorCode CheckBinaryRoundTrip(const Problem &p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// 17. PCVPATCHMG (double) against PCMG with vpatch levels on the same hierarchy: max |B x - C x|
+// / max |B x| for a random x.
+static PetscErrorCode CheckSameCycleAsPCMG(const Problem &p)
+{
+  struct Case {
+    const char *mg, *vpmg;
+  } cases[] = {{"-cmpa_pc_mg_levels 3", "-cmpb_pc_vpatchmg_levels 3"},
+               {"-cmpa_pc_mg_levels 3 -cmpa_pc_mg_cycle_type w", "-cmpb_pc_vpatchmg_levels 3 -cmpb_pc_vpatchmg_cycle_type w"},
+               {"-cmpa_pc_mg_levels 3 -cmpa_mg_levels_ksp_max_it 2", "-cmpb_pc_vpatchmg_levels 3 -cmpb_pc_vpatchmg_smooth_its 2"},
+               {"-cmpa_pc_mg_levels 3 -cmpa_pc_mg_cycle_type w -cmpa_mg_levels_ksp_max_it 2 -cmpa_mg_levels_pc_vpatch_sweep symmetric",
+                "-cmpb_pc_vpatchmg_levels 3 -cmpb_pc_vpatchmg_cycle_type w -cmpb_pc_vpatchmg_smooth_its 2 -cmpb_pc_vpatchmg_sweep symmetric"}};
+  char what[400];
+  PetscFunctionBegin;
+  for (const Case &c : cases) {
+    KSP ka, kb;
+    PC pa, pb;
+    Vec x, ya, yb;
+    PetscRandom rand;
+    PetscReal diff, size;
+    const std::string opts = std::string("-cmpa_mg_levels_pc_type vpatch ") + c.mg + " " + c.vpmg + " -cmpb_pc_vpatchmg_precision double";
+    PetscCall(PetscOptionsInsertString(nullptr, opts.c_str()));
+    PetscCall(p.ksp(KSPPREONLY, PCMG, "cmpa_", &ka));
+    PetscCall(p.ksp(KSPPREONLY, PCVPATCHMG, "cmpb_", &kb));
+    for (KSP k : {ka, kb}) {
+      PetscCall(KSPSetFromOptions(k));
+      PetscCall(KSPSetUp(k));
+    }
+    PetscCall(KSPGetPC(ka, &pa));
+    PetscCall(KSPGetPC(kb, &pb));
+    PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rand));
+    PetscCall(VecDuplicate(p.b, &x));
+    PetscCall(VecDuplicate(p.b, &ya));
+    PetscCall(VecDuplicate(p.b, &yb));
+    PetscCall(VecSetRandom(x, rand));
+    PetscCall(PCApply(pa, x, ya));
+    PetscCall(PCApply(pb, x, yb));
+    PetscCall(VecNorm(ya, NORM_INFINITY, &size));
+    PetscCall(VecAXPY(yb, -1.0, ya));
+    PetscCall(VecNorm(yb, NORM_INFINITY, &diff));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "PCVPATCHMG against PCMG with vpatch levels (%s): max |difference| / max |PCMG's| = %.1e (at most 1e-12)", c.mg,
+                            (double)(diff / size)));
+    PetscCall(Check(size > 0 && diff <= 1e-12 * size, what));
+    for (Vec *v : {&x, &ya, &yb}) PetscCall(VecDestroy(v));
+    PetscCall(PetscRandomDestroy(&rand));
+    PetscCall(KSPDestroy(&ka));
+    PetscCall(KSPDestroy(&kb));
+    PetscCall(ClearOptions(opts.c_str()));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Problem p;
@@ -1076,6 +1132,7 @@ int main(int argc, char **argv)
   PetscCall(CheckTranspose(p));
   PetscCall(CheckBinaryRoundTrip(p));
   PetscCall(CheckSymmetricCycle(p));
+  PetscCall(CheckSameCycleAsPCMG(p));
   PetscCall(p.destroy());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d check(s) failed\n", failures));
   PetscCall(PetscFinalize());
