@@ -79,6 +79,15 @@ __device__ __forceinline__ void wait_copies()
 {
   if constexpr (Async) asm volatile("cp.async.wait_all;\n" ::: "memory");
 }
+// Pipelined copies (cp.async only): commit_copies() closes the group of this thread's copies
+// issued since the last commit; wait_copies_but<N>() waits until at most the N groups
+// committed last are still in flight (N = 1: all but the group just issued for the next step).
+__device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void wait_copies_but()
+{
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
 
 // Gathers an N0 x N1 x NZ box (x fastest) of src into dst with the T threads of a group:
 // thread t takes the points (x, y) = t, t + T, ... of the plane and walks their z column

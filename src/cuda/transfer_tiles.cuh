@@ -15,7 +15,10 @@
 // accumulators per coarse column, which are added to the coarse values by atomic
 // reductions (tiles and chunks share their edge points; a reduction does not stall the
 // thread as a load-add-store does). The x and y weights of a thread's points are held in
-// registers (read from P in shared memory, double k = 2, 3 ran 12-16% slower).
+// registers (read from P in shared memory, double k = 2, 3 ran 12-16% slower). Where
+// tuning.hpp's transfer_tile_prefetch says so, the copies of the next step (cell, group)
+// go to a second buffer while this step's are used (cp.async groups), so a step no longer
+// waits for its own copies.
 #pragma once
 #include "common.cuh"
 #include "reference_transfer.cuh"
@@ -53,9 +56,20 @@ struct TileShape {
     return g;
   }
   static constexpr int G = group();
-  static constexpr std::size_t p_smem = sizeof(Number) * (std::size_t)(mats + nb * NY * NX + nb * NY * FX + 2 * k * FY * FX);
-  static constexpr std::size_t r_smem = sizeof(Number) * (std::size_t)(mats + G * FY * FX + G * FY * NX);
   static constexpr bool async = async_gathers(3, k);
+  // the next step's planes copied during this step's work (tuning.hpp, transfer_tile_prefetch):
+  // two buffers of the copied planes
+  // (the prolongation's where it adds: overwriting, it copies the coarse planes only, and ran
+  // slower with them prefetched)
+  static constexpr bool PP = async && transfer_tile_prefetch(k, sizeof(Number) == 8, false);
+  static constexpr bool PR = async && transfer_tile_prefetch(k, sizeof(Number) == 8, true);
+  static constexpr int C_plane = nb * NY * NX, O_cell = 2 * k * FY * FX, F_group = G * FY * FX; // one buffer each
+  template <bool Add>
+  static constexpr bool prefetch_p = Add && PP;
+  template <bool Add> // (overwriting, no fine values are copied: no O)
+  static constexpr std::size_t p_smem = sizeof(Number) * (std::size_t)(mats + (prefetch_p<Add> ? 2 : 1) * C_plane + nb * NY * FX +
+                                                                       (Add ? (prefetch_p<Add> ? 2 : 1) * O_cell : 0));
+  static constexpr std::size_t r_smem = sizeof(Number) * (std::size_t)(mats + (PR ? 2 : 1) * F_group + G * FY * NX);
 };
 
 // N weights w[i] = P[first + i Stride] of one point's contraction, held in registers (P
@@ -132,15 +146,15 @@ struct Taps {
   }
 };
 
-template <int k, typename Number>
+template <int k, typename Number, bool add>
 __global__ void __launch_bounds__(TileShape<k, Number>::T)
-  prolongate_tile_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm, const Number *__restrict__ xc, Number *__restrict__ xf,
-                         const bool add)
+  prolongate_tile_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm, const Number *__restrict__ xc, Number *__restrict__ xf)
 {
   using S = TileShape<k, Number>;
+  constexpr bool PP = S::template prefetch_p<add>;
   constexpr int nb = S::nb, np = S::np, T = S::T, FX = S::FX, FY = S::FY, NX = S::NX, NY = S::NY, NF = S::fine_per_thread;
   constexpr int NG = (NX * NY + T - 1) / T, NU = (NY * FX + T - 1) / T; // coarse columns, x interpolations per thread
-  Number *Ps = shared_base<Number>(), *C = Ps + S::mats, *U = C + nb * NY * NX, *O = U + nb * NY * FX;
+  Number *Ps = shared_base<Number>(), *C = Ps + S::mats, *U = C + (PP ? 2 : 1) * S::C_plane, *O = U + nb * NY * FX;
   const int tid = threadIdx.x;
   for (int i = tid; i < np * nb; i += T) Ps[i] = Pm[i];
   const Tile tile = tile_of<S::CX, S::CY, S::ZC>(coarse);
@@ -174,39 +188,59 @@ __global__ void __launch_bounds__(TileShape<k, Number>::T)
     wy[r].set(Pm, (fy % (2 * k)) * nb, true);
   }
   const long fs = (long)fine.om[0] * fine.om[1], cs = (long)coarse.gm[0] * coarse.gm[1];
-  Number s[NF][nb];
-  __syncthreads(); // Ps
-  for (int cz = tile.c0[2]; cz < tile.c1z; ++cz) {
-    const int q0 = cz == tile.c0[2] ? 0 : 1; // plane k cz is in the window but at the chunk's first cell
-    // the cell's fine values (each thread reads back its own; none where it overwrites) and
-    // the new coarse planes
-    if (add) {
+  // Coarse cell cz's copies into buffer b: its fine values (each thread reads back its own;
+  // none where it overwrites) and its new coarse planes (plane k cz is in the window but at
+  // the chunk's first cell).
+  auto copy_cell = [&](int cz, int b) {
+    Number *Ob = O + b * S::O_cell, *Cb = C + b * S::C_plane;
+    if constexpr (add) {
 #pragma unroll
       for (int r = 0; r < NF; ++r) {
         if (!write[r]) continue;
         const long o = out[r] + (long)(cz - tile.c0[2]) * 2 * k * fs;
 #pragma unroll
-        for (int a = 0; a < 2 * k; ++a) copy_or_zero<S::async>(O + a * FY * FX + tid + r * T, xf, o + a * fs, cz > 0 || a > 0);
+        for (int a = 0; a < 2 * k; ++a) copy_or_zero<S::async>(Ob + a * FY * FX + tid + r * T, xf, o + a * fs, cz > 0 || a > 0);
       }
     }
 #pragma unroll
     for (int q = 0; q < nb; ++q) {
-      if (q < q0) continue;
+      if (q < (cz == tile.c0[2] ? 0 : 1)) continue;
       const int K = k * cz + q;
 #pragma unroll
       for (int m = 0; m < NG; ++m)
         if (tid + m * T < NX * NY)
-          copy_or_zero<S::async>(C + q * NY * NX + tid + m * T, xc, src[m] + (long)(K - k * tile.c0[2]) * cs, src[m] >= 0 && !coarse.on_boundary_1d(K));
+          copy_or_zero<S::async>(Cb + q * NY * NX + tid + m * T, xc, src[m] + (long)(K - k * tile.c0[2]) * cs, src[m] >= 0 && !coarse.on_boundary_1d(K));
     }
-    wait_copies<S::async>();
+  };
+  Number s[NF][nb];
+  if constexpr (PP) {
+    copy_cell(tile.c0[2], 0);
+    commit_copies();
+  }
+  __syncthreads(); // Ps
+  for (int cz = tile.c0[2]; cz < tile.c1z; ++cz) {
+    const int q0 = cz == tile.c0[2] ? 0 : 1, b = PP ? (cz - tile.c0[2]) & 1 : 0;
+    if constexpr (PP) { // the next cell's copies in flight while this one's are used
+      if (cz + 1 < tile.c1z) {
+        copy_cell(cz + 1, b ^ 1);
+        commit_copies();
+        wait_copies_but<1>();
+      } else {
+        wait_copies_but<0>();
+      }
+    } else {
+      copy_cell(cz, 0);
+      wait_copies<S::async>();
+    }
     __syncthreads();
+    const Number *Cb = C + b * S::C_plane, *Ob = O + b * S::O_cell;
 #pragma unroll
     for (int q = 0; q < nb; ++q) { // along x
       if (q < q0) continue;
 #pragma unroll
       for (int m = 0; m < NU; ++m) {
         if (tid + m * T >= NY * FX) continue;
-        const Number *row = C + q * NY * NX + cu[m];
+        const Number *row = Cb + q * NY * NX + cu[m];
         Number v = 0;
 #pragma unroll
         for (int j = 0; j < nb; ++j) v += wx[m].w[j] * row[j];
@@ -230,7 +264,8 @@ __global__ void __launch_bounds__(TileShape<k, Number>::T)
       Number *o = xf + out[r] + (long)(cz - tile.c0[2]) * 2 * k * fs;
 #pragma unroll
       for (int a = 0; a < 2 * k; ++a) {
-        Number v = add ? O[a * FY * FX + tid + r * T] : Number(0);
+        Number v = Number(0);
+        if constexpr (add) v = Ob[a * FY * FX + tid + r * T];
 #pragma unroll
         for (int j = 0; j < nb; ++j) v += z_weight<k>(Ps, a * nb + j) * s[r][j];
         if (cz > 0 || a > 0) o[a * fs] = v; // fine plane 0 lies on the boundary
@@ -246,7 +281,7 @@ __global__ void __launch_bounds__(TileShape<k, Number>::T)
   using S = TileShape<k, Number>;
   constexpr int nb = S::nb, np = S::np, T = S::T, FX = S::FX, FY = S::FY, NX = S::NX, NY = S::NY, NC = S::coarse_per_thread, G = S::G;
   constexpr int NG = (FX * FY + T - 1) / T, NV = (FY * NX + T - 1) / T; // fine columns, x restrictions per thread
-  Number *Ps = shared_base<Number>(), *F = Ps + S::mats, *V = F + G * FY * FX;
+  Number *Ps = shared_base<Number>(), *F = Ps + S::mats, *V = F + (S::PR ? 2 : 1) * S::F_group;
   const int tid = threadIdx.x;
   for (int i = tid; i < np * nb; i += T) Ps[i] = Pm[i];
   const Tile tile = tile_of<S::CX, S::CY, S::ZC>(coarse);
@@ -286,24 +321,45 @@ __global__ void __launch_bounds__(TileShape<k, Number>::T)
   for (int r = 0; r < NC; ++r)
 #pragma unroll
     for (int j = 0; j < nb; ++j) acc[r][j] = 0;
+  // Fine planes l0 .. l0 + G - 1 copied into buffer b (boundary values count as zero).
+  auto copy_group = [&](int l0, int b) {
+#pragma unroll
+    for (int g = 0; g < G; ++g) {
+      const int l = l0 + g;
+#pragma unroll
+      for (int m = 0; m < NG; ++m)
+        if (tid + m * T < FX * FY)
+          copy_or_zero<S::async>(F + b * S::F_group + g * FY * FX + tid + m * T, xf, src[m] + (long)(l - 2 * k * tile.c0[2]) * fs, src[m] >= 0 && l > 0);
+    }
+  };
+  if constexpr (S::PR) {
+    copy_group(2 * k * tile.c0[2], 0);
+    commit_copies();
+  }
+  int b = 0; // the buffer of this step's planes
   for (int cz = tile.c0[2]; cz < tile.c1z; ++cz) {
 #pragma unroll
     for (int g0 = 0; g0 < 2 * k; g0 += G) {
-#pragma unroll
-      for (int g = 0; g < G; ++g) {
-        const int l = 2 * k * cz + g0 + g;
-#pragma unroll
-        for (int m = 0; m < NG; ++m)
-          if (tid + m * T < FX * FY)
-            copy_or_zero<S::async>(F + g * FY * FX + tid + m * T, xf, src[m] + (long)(l - 2 * k * tile.c0[2]) * fs, src[m] >= 0 && l > 0);
+      const int l0 = 2 * k * cz + g0;
+      if constexpr (S::PR) { // the next group's copies in flight while this one's are used
+        if (l0 + G < 2 * k * tile.c1z) {
+          copy_group(l0 + G, b ^ 1);
+          commit_copies();
+          wait_copies_but<1>();
+        } else {
+          wait_copies_but<0>();
+        }
+      } else {
+        copy_group(l0, 0);
+        wait_copies<S::async>();
       }
-      wait_copies<S::async>();
       __syncthreads();
+      const Number *Fb = F + b * S::F_group;
 #pragma unroll
       for (int g = 0; g < G; ++g) // along x
 #pragma unroll
         for (int m = 0; m < NV; ++m)
-          if (tid + m * T < FY * NX) V[g * FY * NX + tid + m * T] = tx[m].apply(F + g * FY * FX + fv[m], 1);
+          if (tid + m * T < FY * NX) V[g * FY * NX + tid + m * T] = tx[m].apply(Fb + g * FY * FX + fv[m], 1);
       __syncthreads();
 #pragma unroll
       for (int r = 0; r < NC; ++r) { // along y, then z into the accumulators
@@ -315,6 +371,7 @@ __global__ void __launch_bounds__(TileShape<k, Number>::T)
           for (int j = 0; j < nb; ++j) acc[r][j] += z_weight<k>(Ps, (g0 + g) * nb + j) * v;
         }
       }
+      if constexpr (S::PR) b ^= 1;
     }
     // Coarse planes k cz .. k cz + k - 1 are complete; k cz + k goes on with the next cell.
 #pragma unroll
@@ -343,18 +400,20 @@ void launch_transfer_tiles(bool restrict_, const Box &coarse, const Box &fine, T
   if (!n[0] || !n[1] || !n[2]) return;
   const dim3 grid((unsigned)((n[0] + S::CX - 1) / S::CX), (unsigned)((n[1] + S::CY - 1) / S::CY), (unsigned)((n[2] + S::ZC - 1) / S::ZC));
   if (grid.y > 65535u || grid.z > 65535u) throw std::invalid_argument("vpatch cuda: transfer tiles: more than 65535 blocks along y or z");
+  auto launch = [&](auto kernel, std::size_t smem, const char *name, int &configured) {
+    prepare_shared(kernel, smem, name, configured);
+    kernel<<<grid, S::T, smem, stream>>>(coarse, fine, tv.prolongation, in, out);
+    check_launch(name);
+  };
   if (restrict_) {
     static int configured = -1;
-    auto kernel = restrict_tile_kernel<k, Number>;
-    prepare_shared(kernel, S::r_smem, "restrict_add (tiles)", configured);
-    kernel<<<grid, S::T, S::r_smem, stream>>>(coarse, fine, tv.prolongation, in, out);
-    check_launch("restrict_add (tiles) kernel launch");
+    launch(restrict_tile_kernel<k, Number>, S::r_smem, "restrict_add (tiles)", configured);
+  } else if (add) {
+    static int configured = -1;
+    launch(prolongate_tile_kernel<k, Number, true>, S::template p_smem<true>, "prolongate (tiles)", configured);
   } else {
     static int configured = -1;
-    auto kernel = prolongate_tile_kernel<k, Number>;
-    prepare_shared(kernel, S::p_smem, "prolongate (tiles)", configured);
-    kernel<<<grid, S::T, S::p_smem, stream>>>(coarse, fine, tv.prolongation, in, out, add);
-    check_launch("prolongate (tiles) kernel launch");
+    launch(prolongate_tile_kernel<k, Number, false>, S::template p_smem<false>, "prolongate (tiles, overwriting)", configured);
   }
 }
 

@@ -68,6 +68,12 @@
 #ifndef VPATCH_TRANSFER_TILE_CHUNK
 #define VPATCH_TRANSFER_TILE_CHUNK -1
 #endif
+#ifndef VPATCH_TRANSFER_PREFETCH
+#define VPATCH_TRANSFER_PREFETCH -1
+#endif
+#ifndef VPATCH_TRANSFER_PREFETCH_R
+#define VPATCH_TRANSFER_PREFETCH_R -1
+#endif
 #ifndef VPATCH_TRANSFER_TILE_FX
 #define VPATCH_TRANSFER_TILE_FX -1
 #endif
@@ -885,7 +891,7 @@ constexpr bool tiled_transfers(int dim, int degree, bool is_double, bool restric
 constexpr int transfer_tile_cells(int fine_points, int degree) { return (fine_points + degree) / (2 * degree) > 0 ? (fine_points + degree) / (2 * degree) : 1; }
 constexpr int transfer_tile_fine_x(int degree, bool is_double)
 {
-  if (degree == 2 && !is_double) return 64;
+  if (degree == 1 || (degree == 2 && !is_double)) return 64;
   if (degree == 8 && is_double) return 16;
   return 32;
 }
@@ -903,6 +909,18 @@ constexpr int transfer_tile_fine_y(int degree, bool is_double)
 constexpr int transfer_tile_cells_x(int degree, bool is_double) { return transfer_tile_cells(tuned(VPATCH_TRANSFER_TILE_FX, transfer_tile_fine_x(degree, is_double)), degree); }
 constexpr int transfer_tile_cells_y(int degree, bool is_double) { return transfer_tile_cells(tuned(VPATCH_TRANSFER_TILE_FY, transfer_tile_fine_y(degree, is_double)), degree); }
 constexpr int transfer_tile_chunk(int degree) { return tuned(VPATCH_TRANSFER_TILE_CHUNK, degree == 3 ? 3 : 16 / degree > 2 ? 16 / degree : 2); }
+// Whether a transfer tile copies the next step's planes while it works on this step's (two
+// buffers of the copied planes in shared memory, cp.async groups): the prolongation's fine
+// and coarse planes of the next coarse cell, the restriction's next group of fine planes.
+// Without it every step waits for its own copies, which at k = 1 (two fine planes a step)
+// left the float prolongation at about half of the H200's HBM bandwidth (bench/NOTES.md,
+// "Pipelined transfer tiles"). -DVPATCH_TRANSFER_PREFETCH=0/1 (prolongation),
+// -DVPATCH_TRANSFER_PREFETCH_R=0/1 (restriction) override.
+constexpr bool transfer_tile_prefetch(int degree, bool is_double, bool restriction)
+{
+  if (restriction) return tuned(VPATCH_TRANSFER_PREFETCH_R, is_double || degree != 4);
+  return tuned(VPATCH_TRANSFER_PREFETCH, degree <= 5 || (!is_double && degree <= 8 && degree != 6));
+}
 
 constexpr int cells_per_block_transfer(int dim, int degree)
 {
