@@ -886,7 +886,9 @@ constexpr bool tiled_transfers(int dim, int degree, bool is_double, bool restric
 // (+1.8% float, +2.0% double), float k = 4 32 x 16 (+2.6%), float k = 5 32 x 32 (3 cells
 // along y: +8.4%); where tiles replace cells, the shape that won: one cell along y for double
 // k = 4, 5 and float k = 7, one cell along x and y for double k = 8 (the thread's registers:
-// a window of k + 1 values and 2 (k + 1) weights per point). -DVPATCH_TRANSFER_TILE_FX /
+// a window of k + 1 values and 2 (k + 1) weights per point); k = 1 64 x 24 with the pipelined
+// tiles below (H200, forty-ninth session: float prolongation 296 -> 338, the pair 205 -> 226,
+// double pair 126 -> 131). -DVPATCH_TRANSFER_TILE_FX /
 // _FY / _CHUNK override them.
 constexpr int transfer_tile_cells(int fine_points, int degree) { return (fine_points + degree) / (2 * degree) > 0 ? (fine_points + degree) / (2 * degree) : 1; }
 constexpr int transfer_tile_fine_x(int degree, bool is_double)
@@ -913,9 +915,13 @@ constexpr int transfer_tile_chunk(int degree) { return tuned(VPATCH_TRANSFER_TIL
 // buffers of the copied planes in shared memory, cp.async groups): the prolongation's fine
 // and coarse planes of the next coarse cell, the restriction's next group of fine planes.
 // Without it every step waits for its own copies, which at k = 1 (two fine planes a step)
-// left the float prolongation at about half of the H200's HBM bandwidth (bench/NOTES.md,
-// "Pipelined transfer tiles"). -DVPATCH_TRANSFER_PREFETCH=0/1 (prolongation),
-// -DVPATCH_TRANSFER_PREFETCH_R=0/1 (restriction) override.
+// left the float prolongation at 48% of the H200's HBM bandwidth (bench/NOTES.md,
+// "Pipelined transfer tiles"; H200, 135M DoF, GDoF/s without -> with): adding prolongation
+// k = 1 float 271 -> 299, k = 3 float 299 -> 361, k = 5 double 173 -> 204, k = 6 float 289
+// -> 246 and double 149 -> 135, double k = 7, 8 -3% / -5%; restriction +3..+22% but float k = 4
+// (-6%). The overwriting prolongation is never pipelined (-6..-19% at k = 1..4).
+// -DVPATCH_TRANSFER_PREFETCH=0/1 (adding prolongation), -DVPATCH_TRANSFER_PREFETCH_R=0/1
+// (restriction) override.
 constexpr bool transfer_tile_prefetch(int degree, bool is_double, bool restriction)
 {
   if (restriction) return tuned(VPATCH_TRANSFER_PREFETCH_R, is_double || degree != 4);
