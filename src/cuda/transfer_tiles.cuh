@@ -146,6 +146,37 @@ struct Taps {
   }
 };
 
+// The copies of a tile's steps (prolongation: coarse cells; restriction: groups of fine
+// planes) into buffer b of shared memory, copy(step, b). Pipelined (tuning.hpp,
+// transfer_tile_prefetch), the first step's copies are issued before the loop
+// (first_step_copies) and at the top of each step the next step's go to the other buffer
+// before this step's are waited for; else each step copies into buffer 0 and waits. A
+// __syncthreads() must follow step_copies before other threads read the copies.
+template <bool Pipelined, typename Copy>
+__device__ __forceinline__ void first_step_copies(const Copy &copy, int step)
+{
+  if constexpr (Pipelined) {
+    copy(step, 0);
+    commit_copies();
+  }
+}
+template <bool Pipelined, bool Async, typename Copy>
+__device__ __forceinline__ void step_copies(const Copy &copy, int step, int next, bool has_next, int b)
+{
+  if constexpr (Pipelined) {
+    if (has_next) {
+      copy(next, b ^ 1);
+      commit_copies();
+      wait_copies_but<1>();
+    } else {
+      wait_copies_but<0>();
+    }
+  } else {
+    copy(step, 0);
+    wait_copies<Async>();
+  }
+}
+
 template <int k, typename Number, bool add>
 __global__ void __launch_bounds__(TileShape<k, Number>::T)
   prolongate_tile_kernel(const Box coarse, const Box fine, const Number *__restrict__ Pm, const Number *__restrict__ xc, Number *__restrict__ xf)
@@ -213,25 +244,11 @@ __global__ void __launch_bounds__(TileShape<k, Number>::T)
     }
   };
   Number s[NF][nb];
-  if constexpr (PP) {
-    copy_cell(tile.c0[2], 0);
-    commit_copies();
-  }
+  first_step_copies<PP>(copy_cell, tile.c0[2]);
   __syncthreads(); // Ps
   for (int cz = tile.c0[2]; cz < tile.c1z; ++cz) {
     const int q0 = cz == tile.c0[2] ? 0 : 1, b = PP ? (cz - tile.c0[2]) & 1 : 0;
-    if constexpr (PP) { // the next cell's copies in flight while this one's are used
-      if (cz + 1 < tile.c1z) {
-        copy_cell(cz + 1, b ^ 1);
-        commit_copies();
-        wait_copies_but<1>();
-      } else {
-        wait_copies_but<0>();
-      }
-    } else {
-      copy_cell(cz, 0);
-      wait_copies<S::async>();
-    }
+    step_copies<PP, S::async>(copy_cell, cz, cz + 1, cz + 1 < tile.c1z, b);
     __syncthreads();
     const Number *Cb = C + b * S::C_plane, *Ob = O + b * S::O_cell;
 #pragma unroll
@@ -332,27 +349,13 @@ __global__ void __launch_bounds__(TileShape<k, Number>::T)
           copy_or_zero<S::async>(F + b * S::F_group + g * FY * FX + tid + m * T, xf, src[m] + (long)(l - 2 * k * tile.c0[2]) * fs, src[m] >= 0 && l > 0);
     }
   };
-  if constexpr (S::PR) {
-    copy_group(2 * k * tile.c0[2], 0);
-    commit_copies();
-  }
+  first_step_copies<S::PR>(copy_group, 2 * k * tile.c0[2]);
   int b = 0; // the buffer of this step's planes
   for (int cz = tile.c0[2]; cz < tile.c1z; ++cz) {
 #pragma unroll
     for (int g0 = 0; g0 < 2 * k; g0 += G) {
       const int l0 = 2 * k * cz + g0;
-      if constexpr (S::PR) { // the next group's copies in flight while this one's are used
-        if (l0 + G < 2 * k * tile.c1z) {
-          copy_group(l0 + G, b ^ 1);
-          commit_copies();
-          wait_copies_but<1>();
-        } else {
-          wait_copies_but<0>();
-        }
-      } else {
-        copy_group(l0, 0);
-        wait_copies<S::async>();
-      }
+      step_copies<S::PR, S::async>(copy_group, l0, l0 + G, l0 + G < 2 * k * tile.c1z, b);
       __syncthreads();
       const Number *Fb = F + b * S::F_group;
 #pragma unroll
