@@ -57,10 +57,9 @@ struct TileShape {
   }
   static constexpr int G = group();
   static constexpr bool async = async_gathers(3, k);
-  // the next step's planes copied during this step's work (tuning.hpp, transfer_tile_prefetch):
-  // two buffers of the copied planes
-  // (the prolongation's where it adds: overwriting, it copies the coarse planes only, and ran
-  // slower with them prefetched)
+  // Pipelined steps (tuning.hpp, transfer_tile_prefetch; two buffers of the copied planes):
+  // the restriction's, and the prolongation's where it adds (overwriting, it copies the coarse
+  // planes only, and ran slower with them pipelined).
   static constexpr bool PP = async && transfer_tile_prefetch(k, sizeof(Number) == 8, false);
   static constexpr bool PR = async && transfer_tile_prefetch(k, sizeof(Number) == 8, true);
   static constexpr int C_plane = nb * NY * NX, O_cell = 2 * k * FY * FX, F_group = G * FY * FX; // one buffer each
