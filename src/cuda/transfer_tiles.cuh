@@ -349,11 +349,10 @@ __global__ void __launch_bounds__(TileShape<k, Number>::T)
     }
   };
   first_step_copies<S::PR>(copy_group, 2 * k * tile.c0[2]);
-  int b = 0; // the buffer of this step's planes
   for (int cz = tile.c0[2]; cz < tile.c1z; ++cz) {
 #pragma unroll
     for (int g0 = 0; g0 < 2 * k; g0 += G) {
-      const int l0 = 2 * k * cz + g0;
+      const int l0 = 2 * k * cz + g0, b = S::PR ? ((l0 - 2 * k * tile.c0[2]) / G) & 1 : 0; // this step's buffer
       step_copies<S::PR, S::async>(copy_group, l0, l0 + G, l0 + G < 2 * k * tile.c1z, b);
       __syncthreads();
       const Number *Fb = F + b * S::F_group;
@@ -373,7 +372,6 @@ __global__ void __launch_bounds__(TileShape<k, Number>::T)
           for (int j = 0; j < nb; ++j) acc[r][j] += z_weight<k>(Ps, (g0 + g) * nb + j) * v;
         }
       }
-      if constexpr (S::PR) b ^= 1;
     }
     // Coarse planes k cz .. k cz + k - 1 are complete; k cz + k goes on with the next cell.
 #pragma unroll
