@@ -25,6 +25,7 @@ void copy_to_device(void *dst, const void *src, std::size_t bytes);
 void copy_to_device(void *dst, const void *src, std::size_t bytes, void *stream);
 void copy_to_host(void *dst, const void *src, std::size_t bytes, void *stream);
 void memset_zero(void *p, std::size_t bytes, void *stream);
+void copy_on_device(void *dst, const void *src, std::size_t bytes, void *stream); // (asynchronous in the stream)
 
 // Work enqueued by the host recorded once into a CUDA graph (stream capture on a stream of
 // its own) and replayed by one launch on any stream: for a sequence of small kernels whose
@@ -62,8 +63,12 @@ bool laplace_residual_converts(int dim, int degree);
 // residual_boundary), where laplace_residual_converts(dim, degree), and sum_i r_i^2 over the
 // owned points of the float values, in double in a fixed order: by the kernels that write r
 // where tuning.hpp's residual_squares_in_kernel says so, else by a pass over r. Returns once
-// the sum is known.
-double laplace_residual_sum_squares(const Box &box, OperatorView<double> op, const double *b, const double *x, float *r, void *stream);
+// the sum is known. With a float correction c (where laplace_residual_corrects(dim, degree)):
+// x_out = x + c (every owned point; x_out apart from x) and r the residual of x_out, in the
+// same pass.
+double laplace_residual_sum_squares(const Box &box, OperatorView<double> op, const double *b, const double *x, float *r, void *stream,
+                                    const float *c = nullptr, double *x_out = nullptr);
+bool laplace_residual_corrects(int dim, int degree);
 // d_local += cell contributions to diag(A).
 template <typename Number>
 void laplace_diagonal(const Box &box, OperatorView<Number> op, Number *d, void *stream);

@@ -231,11 +231,13 @@ struct alignas(sizeof(Number) * N) Pack {
 
 // residual: y = rhs - A x (a separate instantiation: a runtime test at the store cost the
 // operator 3-7% at 2D float k = 1, 2), rounded to Out (the mixed full multigrid's float
-// residuals of the double level solutions).
-template <int dim, int k, typename Number, bool residual, typename Out = Number, bool squares = false>
-__global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads, gather_min_blocks_per_sm(dim, k, sizeof(Number) == 8))
+// residuals of the double level solutions). corrected (the mixed Richardson step): x + c in
+// place of x, c a float correction, each plane's sum formed where its copies land and stored
+// to x_out at the owned points of the block's tile (x_out != x: other blocks read x's halo).
+template <int dim, int k, typename Number, bool residual, typename Out = Number, bool squares = false, bool corrected = false>
+__global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads, gather_min_blocks_per_sm(dim, k, sizeof(Number) == 8, corrected))
   laplace_gather_kernel(const Box box, const OperatorView<Number> op, const Number *__restrict__ x, const Number *__restrict__ rhs,
-                        Out *__restrict__ y, double *partial)
+                        Out *__restrict__ y, double *partial, const float *__restrict__ c = nullptr, Number *__restrict__ x_out = nullptr)
 {
   using Tile = GatherTile<dim, k, Number, residual>;
   constexpr int W = 2 * k + 1, C = (k + 1) * (k + 1), m = Tile::m, NT = Tile::threads, R = Tile::rows;
@@ -269,16 +271,20 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
   using ZPacked = Number[PZ ? NP : 1][PZ ? ZW : 1];
   using XSums = Number[XS ? 2 : 1][XS ? SY : 1][XS ? Tile::X : 1];
   // The ring's stages: as many as the static shared memory (48 KB) holds beside the other
-  // arrays where an override (-DVPATCH_GATHER_STAGES) asks for more.
+  // arrays where an override (-DVPATCH_GATHER_STAGES) asks for more or c's planes take room.
   constexpr int fixed = (int)(2 * sizeof(Cell) + 2 * sizeof(ZRows) + sizeof(ZPacked) + sizeof(XSums));
-  constexpr int D_asked = gather_stages(dim, k, sizeof(Number) == 8, residual), D_fit = (48 * 1024 - 64 - fixed) / ((int)sizeof(Number) * SP);
+  constexpr int stage_bytes = (int)(sizeof(Number) + (corrected ? sizeof(float) : 0)) * SP; // x (and c) of a plane
+  constexpr int D_asked = gather_stages(dim, k, sizeof(Number) == 8, residual, corrected), D_fit = (48 * 1024 - 64 - fixed) / stage_bytes;
   constexpr int D = D_asked < D_fit ? D_asked : D_fit;
-  static_assert(D >= 2 && (VPATCH_GATHER_STAGES >= 0 || D == D_asked), "laplace_gather_kernel: the ring's stages in shared memory");
+  static_assert(D >= 2 && (VPATCH_GATHER_STAGES >= 0 || corrected || D == D_asked), "laplace_gather_kernel: the ring's stages in shared memory");
   __shared__ Cell Mc, Kc;
   __shared__ ZRows Mz, Kz;
   __shared__ __align__(16) ZPacked Zp;
   __shared__ __align__(16) Number ring_[D * SP];
   auto ring = [&](int stage) { return ring_ + stage * SP; };
+  __shared__ float cring_[corrected ? D * SP : 1]; // c's planes beside x's
+  auto cring = [&](int stage) { return cring_ + stage * SP; };
+  static_assert(!corrected || residual, "laplace_gather_kernel: the corrected residual");
   __shared__ XSums xsum;
   const int tid = threadIdx.y * Tile::X + threadIdx.x;
   // squares: the float residual's sum of squares (common.cuh; the mixed residual only)
@@ -295,12 +301,15 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
   // outside the local array: zero-filled).
   int off[E];
   unsigned bytes[E];
+  bool mine[E]; // corrected: the element lies in this block's tile (its x + c is stored here)
 #pragma unroll
   for (int e = 0; e < E; ++e) {
     const int q = ut + e * UT, a = (WR ? u0 : t0) - k + q % UX, b = dim == 3 ? t1 - k + q / UX : 0;
     const bool inside = a >= 0 && a < box.gm[0] && (dim == 2 || (b >= 0 && b < box.gm[1]));
     off[e] = inside ? (int)column_offset<dim>(box.gm, a, b) : 0;
     bytes[e] = inside ? (unsigned)sizeof(Number) : 0u;
+    const int ox = WR ? u0 : t0, nx = WR ? UT * R : Tile::width; // the unit's own points along x
+    mine[e] = inside && q < S && a >= ox && a < ox + nx && (dim == 2 || (b >= t1 && b < t1 + Tile::Y * R));
   }
   const bool last_in_tile = ut + (E - 1) * UT < S; // the element e = E - 1 exists
   const long stride = plane_stride<dim>(box.gm);
@@ -311,15 +320,32 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
     if (t < np) {
       const int p = p_first + t;
       const bool plane_in = p >= z0 && p < z1;
+      const long plane = plane_in ? (long)(p - z0) * stride : 0;
       Number *dst = ring(t % D) + unit * UP + ut;
-      const Number *src = x + (plane_in ? (long)(p - z0) * stride : 0);
 #pragma unroll
       for (int e = 0; e < E; ++e) {
         if (e == E - 1 && !last_in_tile) break;
-        copy_async_or_zero(dst + e * UT, src + off[e], plane_in ? bytes[e] : 0u);
+        copy_async_or_zero(dst + e * UT, x + plane + off[e], plane_in ? bytes[e] : 0u);
+        if constexpr (corrected) copy_async_or_zero(cring(t % D) + unit * UP + ut + e * UT, c + plane + off[e], plane_in && bytes[e] ? 4u : 0u);
       }
     }
     __pipeline_commit();
+  };
+  // corrected: plane t of the ring becomes x + c (each thread its own copies, landed), and
+  // the block's owned points of its chunk's planes are stored to x_out
+  auto correct_plane = [&](int t) {
+    const int p = p_first + t;
+    const bool store = p >= l_begin && p < l_end;
+    const long plane = (long)(p - z0) * stride;
+    Number *v = ring(t % D) + unit * UP + ut;
+    const float *w = cring(t % D) + unit * UP + ut;
+#pragma unroll
+    for (int e = 0; e < E; ++e) {
+      if (e == E - 1 && !last_in_tile) break;
+      const Number s = v[e * UT] + (Number)w[e * UT];
+      v[e * UT] = s;
+      if (store && mine[e]) x_out[plane + off[e]] = s;
+    }
   };
 #pragma unroll
   for (int t = 0; t < D - 1; ++t) issue(t);
@@ -386,6 +412,7 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
       load_rhs(bq[EB - 1], p_first + t + EB - 1 - k);
     }
     __pipeline_wait_prior(D - 2); // this thread's copies of plane t have landed
+    if constexpr (corrected) correct_plane(t);
     if constexpr (WR) __syncwarp(); // the unit's; and stage (t - 1) % D is no longer read
     else __syncthreads();
     issue(t + D - 1);
@@ -486,11 +513,14 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
 // y = A x (b null) or y = b - A x, in Out: Number, or float from double where the
 // operator is the gather or the cell-column kernel (laplace_residual_converts).
 // sq (the mixed residual, Out = float from double, of the gather or the cell-column kernel;
-// else null): the launch's blocks also sum the squares of their values (SquaresPart).
+// else null): the launch's blocks also sum the squares of their values (SquaresPart). c (with
+// sq, the gather only: laplace_residual_corrects): the residual of x + c, stored to x_out.
 template <int dim, int k, typename Number, typename Out = Number>
 void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Out *y, cudaStream_t stream,
-                    SquaresRequest *sq = nullptr)
+                    SquaresRequest *sq = nullptr, const float *c = nullptr, Number *x_out = nullptr)
 {
+  if (c && !(sq && x_out && !cell_columns_operator(dim, k, sizeof(Number) == 8, true) && gather_operator(dim, k, sizeof(Number) == 8)))
+    throw std::logic_error("vpatch cuda: a corrected residual other than the gather's float residual with its squares");
   // the form's kernel by cell columns where it is faster (tuning.hpp)
   auto by_columns = [&](auto residual) {
     constexpr bool r = decltype(residual)::value;
@@ -509,7 +539,9 @@ void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, co
       const dim3 grid = Tile::grid(box.gm[0], box.gm[1], box.gm[Tile::m]);
       if constexpr (r && !std::is_same_v<Out, Number>)
         if (sq) {
-          laplace_gather_kernel<dim, k, Number, r, Out, true><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y, sq->take(grid));
+          if (c)
+            laplace_gather_kernel<dim, k, Number, r, Out, true, true><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y, sq->take(grid), c, x_out);
+          else laplace_gather_kernel<dim, k, Number, r, Out, true><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y, sq->take(grid));
           return;
         }
       if (sq) throw std::logic_error("vpatch cuda: a sum of squares of a residual in its own precision");
@@ -587,10 +619,18 @@ bool laplace_residual_converts(int dim, int degree)
   return gather_operator(dim, degree, true) || cell_columns_operator(dim, degree, true, true);
 }
 
-double laplace_residual_sum_squares(const Box &box, OperatorView<double> op, const double *b, const double *x, float *r, void *stream)
+bool laplace_residual_corrects(int dim, int degree)
+{
+  return !cell_columns_operator(dim, degree, true, true) && gather_operator(dim, degree, true) && residual_squares_in_kernel(dim, degree);
+}
+
+double laplace_residual_sum_squares(const Box &box, OperatorView<double> op, const double *b, const double *x, float *r, void *stream,
+                                    const float *c, double *x_out)
 {
   if (!laplace_residual_converts((int)box.dim, (int)box.degree))
     throw std::invalid_argument("vpatch cuda: laplace_residual_sum_squares: this operator forms its float residual in two passes");
+  if (c && (!x_out || x_out == x || !laplace_residual_corrects((int)box.dim, (int)box.degree)))
+    throw std::invalid_argument("vpatch cuda: laplace_residual_sum_squares: a correction needs the gather kernel and x_out apart from x");
   if (!box.local_is_owned()) throw std::invalid_argument("vpatch cuda: laplace_residual_sum_squares: a box with ghost points");
   if (box.owned_points() <= 0) return 0;
   double sum = 0;
@@ -598,9 +638,9 @@ double laplace_residual_sum_squares(const Box &box, OperatorView<double> op, con
     constexpr int D = decltype(d)::value, K = decltype(k)::value;
     if constexpr (residual_squares_in_kernel(D, K)) {
       detail::SquaresRequest sq{stream, residual_boundary_blocks(box)};
-      detail::launch_laplace<D, K, double, float>(box, op, b, x, r, detail::to_stream(stream), &sq);
+      detail::launch_laplace<D, K, double, float>(box, op, b, x, r, detail::to_stream(stream), &sq, c, x_out);
       if (!sq.partial) throw std::logic_error("vpatch cuda: laplace_residual_sum_squares: no launch summed the squares");
-      residual_boundary(box, b, x, r, sq.partial + sq.blocks, stream);
+      residual_boundary(box, b, c ? x_out : x, r, sq.partial + sq.blocks, stream);
       sum = sum_block_partials((std::size_t)(sq.blocks + sq.extra), stream);
     } else { // a pass over r after it (tuning.hpp)
       detail::launch_laplace<D, K, double, float>(box, op, b, x, r, detail::to_stream(stream));

@@ -56,6 +56,12 @@ void copy_to_host(void *dst, const void *src, std::size_t bytes, void *stream)
   VPATCH_CUDA_CHECK(cudaStreamSynchronize(detail::to_stream(stream)));
 }
 
+void copy_on_device(void *dst, const void *src, std::size_t bytes, void *stream)
+{
+  if (bytes == 0) return;
+  VPATCH_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, detail::to_stream(stream)));
+}
+
 void memset_zero(void *p, std::size_t bytes, void *stream)
 {
   if (bytes == 0) return;

@@ -92,6 +92,12 @@
 #ifndef VPATCH_GATHER_MIN_BLOCKS
 #define VPATCH_GATHER_MIN_BLOCKS -1
 #endif
+#ifndef VPATCH_GATHER_STAGES_CORRECTED
+#define VPATCH_GATHER_STAGES_CORRECTED -1
+#endif
+#ifndef VPATCH_GATHER_MIN_BLOCKS_CORRECTED
+#define VPATCH_GATHER_MIN_BLOCKS_CORRECTED -1
+#endif
 #ifndef VPATCH_GATHER_SHARED_X
 #define VPATCH_GATHER_SHARED_X -1
 #endif
@@ -658,10 +664,18 @@ constexpr bool color_pairs(int row_vertices)
 // -DVPATCH_GATHER_STAGES=S and -DVPATCH_GATHER_MIN_BLOCKS=B override them.
 // With warp rings (gather_warp_rings) the 2D MatMult takes 6 at double k = 4 and float k = 5
 // (H100, call D, same call, GDoF/s 4 -> 6 stages: 153.6 -> 162.5, 253.2 -> 259.8; bench/NOTES.md, "Warp rings").
-constexpr int gather_stages(int dim, int degree, bool is_double, bool residual)
+// corrected: the mixed Richardson step's residual of x + c (laplace_residual_corrects), whose
+// ring also holds c's planes: 3 stages at 3D k = 1 (H200, Nsight Compute time of the kernel in
+// the Table 7 k = 1 solve, 135M DoF, stages 3 / 4 / 5 / 6 / 8: 1392 / 1482 / 1384 / 1375 / 1544
+// us, 100 registers but at 4 and 8 (88); min-blocks hints of 5-7 made it 2-15% slower; the
+// other gather forms gain nothing from 3 or 6; bench/NOTES.md, "The mixed Richardson step's
+// correction in the residual's pass"). -DVPATCH_GATHER_STAGES_CORRECTED=S and
+// -DVPATCH_GATHER_MIN_BLOCKS_CORRECTED=B override its stages and min-blocks hint alone.
+constexpr int gather_stages(int dim, int degree, bool is_double, bool residual, bool corrected = false)
 {
   const bool six = dim == 2 && !residual && (is_double ? degree == 4 : degree == 5);
-  return tuned(VPATCH_GATHER_STAGES, six ? 6 : 4);
+  const int stages = tuned(VPATCH_GATHER_STAGES, six ? 6 : 4);
+  return corrected ? tuned(VPATCH_GATHER_STAGES_CORRECTED, dim == 3 && degree == 1 ? 3 : stages) : stages;
 }
 // Points per thread and plane: 3D rows along y (they share the x sums of their halo
 // rows), 2D points along x (adjacent or a block width apart, gather_adjacent; the
@@ -824,9 +838,10 @@ constexpr bool gather_warp_rings(int dim, int degree, bool is_double, bool resid
                             : (residual ? degree == 6 || degree == 7 : (degree >= 5 && degree <= 7) || degree == 9);
   return dim == 2 && gather_adjacent(dim, degree, is_double) && tuned(VPATCH_GATHER_WARP_RINGS, on);
 }
-constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double)
+constexpr int gather_min_blocks_per_sm(int dim, int degree, bool is_double, bool corrected = false)
 {
-  return tuned(VPATCH_GATHER_MIN_BLOCKS, 0);
+  const int blocks = tuned(VPATCH_GATHER_MIN_BLOCKS, 0);
+  return corrected ? tuned(VPATCH_GATHER_MIN_BLOCKS_CORRECTED, blocks) : blocks;
 }
 
 // k = 1 transfers by columns (restrict_k1_kernel, prolongate_k1_kernel: 2D, and 3D where

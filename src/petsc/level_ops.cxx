@@ -360,6 +360,16 @@ PetscErrorCode LevelOps<Number>::axpby(Number alpha, const Number *x, Number bet
 }
 
 template <typename Number>
+PetscErrorCode LevelOps<Number>::copy(const Number *x, Number *y) const
+{
+  const size_t n = (size_t)box().owned_points();
+  PetscFunctionBegin;
+  if (space_ == MemSpace::Host) std::copy(x, x + n, y);
+  else if constexpr (have_cuda) cuda::copy_on_device(y, x, n * sizeof(Number), stream_);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
 PetscErrorCode LevelOps<Number>::apply(const Number *x, Number *y)
 {
   const Box &b = box();
@@ -407,6 +417,26 @@ PetscErrorCode LevelOps<Number>::residual_to_float(const Number *bvec, const Num
     else cuda::laplace_residual(box(), op_, bvec, x, r, stream_);
     PetscCall(KernelEnd(space_, laplace_flops(box())));
     if (!sum_squares) cuda::residual_boundary(box(), bvec, x, r, stream_);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+bool LevelOps<Number>::residual_to_float_corrects() const
+{
+  if constexpr (have_cuda) return residual_to_float_in_one_pass() && cuda::laplace_residual_corrects((int)box().dim, (int)box().degree);
+  return false;
+}
+
+template <typename Number>
+PetscErrorCode LevelOps<Number>::corrected_residual_to_float(const Number *bvec, const Number *x, const float *c, Number *x_out, float *r, double *sum_squares)
+{
+  PetscFunctionBegin;
+  PetscCheck(residual_to_float_corrects() && x_out != x, PETSC_COMM_SELF, PETSC_ERR_SUP, "vpatch: this level adds no correction in its residual's pass");
+  if constexpr (have_cuda && std::is_same_v<Number, double>) {
+    PetscCall(KernelBegin(space_));
+    *sum_squares = cuda::laplace_residual_sum_squares(box(), op_, bvec, x, r, stream_, c, x_out);
+    PetscCall(KernelEnd(space_, laplace_flops(box())));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

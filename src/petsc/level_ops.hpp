@@ -107,6 +107,10 @@ public:
   // (returns once it is known).
   bool residual_to_float_in_one_pass() const;
   PetscErrorCode residual_to_float(const Number *b, const Number *x, float *r, double *sum_squares = nullptr);
+  // The same with sum_squares for x_out = x + c (c a float correction; x_out written, apart
+  // from x) in the same pass, where residual_to_float_corrects() (the gather kernel's levels).
+  bool residual_to_float_corrects() const;
+  PetscErrorCode corrected_residual_to_float(const Number *b, const Number *x, const float *c, Number *x_out, float *r, double *sum_squares);
   PetscErrorCode diagonal(Number *d);                                // d = diag(A)
   // One application; zero_guess: x is zero on entry, so the first color's patch residuals
   // are b itself (PatchResidual::Given: no operator, no closure reads; the same numbers).
@@ -115,6 +119,7 @@ public:
   PetscErrorCode smooth(const SmootherConfig &cfg, const Number *b, Number *x, bool zero_guess = false, bool boundary_set = false);
   PetscErrorCode axpby(Number alpha, const Number *x, Number beta, Number *y) const;
   PetscErrorCode zero(Number *x) const;
+  PetscErrorCode copy(const Number *x, Number *y) const; // y = x (owned arrays)
 
   // Ghost exchange: local = global (owned + ghosts); global += local (sums into owners).
   PetscErrorCode global_to_local(const Number *g, Number *l) const;

@@ -44,10 +44,29 @@ PetscErrorCode MixedFMG::residual(Hierarchy<float> &cycles, int l, const double 
     else convert(A.space(), n, r, cycles.rhs(l), A.stream());
     PetscCall(PetscLogEventEnd(events.convert, 0, 0, 0, 0));
   }
-  if (norm) { // (collective: levels on every rank, the finest)
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, A.level().comm));
-    *norm = (PetscReal)std::sqrt(sum);
-  }
+  if (norm) PetscCall(norm_over_ranks(l, sum, norm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// (collective: levels on every rank, the finest)
+PetscErrorCode MixedFMG::norm_over_ranks(int l, double sum_squares, PetscReal *norm) const
+{
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &sum_squares, 1, MPI_DOUBLE, MPI_SUM, ops_[l]->level().comm));
+  *norm = (PetscReal)std::sqrt(sum_squares);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MixedFMG::correct_residual(Hierarchy<float> &cycles, const CycleConfig &cfg, int l, const double *b, const double *x, double *x_out,
+                                          PetscReal *norm)
+{
+  double sum = 0;
+  PetscFunctionBegin;
+  PetscCall(cycles.cycle_level(cfg, l, true));
+  PetscCall(PetscLogEventBegin(events.residual, 0, 0, 0, 0));
+  PetscCall(ops_[l]->corrected_residual_to_float(b, x, cycles.solution(l), x_out, cycles.rhs(l), &sum));
+  PetscCall(PetscLogEventEnd(events.residual, 0, 0, 0, 0));
+  PetscCall(norm_over_ranks(l, sum, norm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

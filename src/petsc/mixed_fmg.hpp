@@ -27,9 +27,16 @@ public:
   // it where !add).
   PetscErrorCode residual(Hierarchy<float> &cycles, int l, const double *b, const double *x, PetscReal *norm = nullptr);
   PetscErrorCode correct(Hierarchy<float> &cycles, const CycleConfig &cfg, int l, double *x, bool add = true);
+  // Both in one pass over level l where corrects_in_residual(l) (a device level of the gather
+  // operator): the cycle, then x_out = x + its correction and the float right-hand side =
+  // (float)(b - A x_out) with its norm (x_out apart from x: the pass reads x around each point).
+  bool corrects_in_residual(int l) const { return ops_[l] && ops_[l]->residual_to_float_corrects(); }
+  PetscErrorCode correct_residual(Hierarchy<float> &cycles, const CycleConfig &cfg, int l, const double *b, const double *x, double *x_out, PetscReal *norm);
   int finest() const { return (int)ops_.size() - 1; }
+  PetscErrorCode copy(int l, const double *x, double *y) const { return ops_[l]->copy(x, y); } // y = x on level l
 
 private:
+  PetscErrorCode norm_over_ranks(int l, double sum_squares, PetscReal *norm) const;
   std::vector<std::unique_ptr<LevelOps<double>>> ops_;
   std::unique_ptr<LevelTransfers<double>> transfers_;
   std::vector<Buffer<double>> b_, x_, r_; // b_, x_ unused on the finest level (the caller's arrays), r_

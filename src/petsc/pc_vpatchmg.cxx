@@ -270,8 +270,12 @@ static PetscErrorCode PCApply_VPatchMG(PC pc, Vec b, Vec y) { return Apply(pc, b
 // of iterative refinement (MixedFMG): the double residual rounded to float (in one pass on
 // one GPU), whose norm the tests take, the float cycle on it from zero, its correction added
 // to y in double (w gets the last float residual). With another A (or A changed since a
-// setup the KSP reuses) a step is y += the cycle of w = b - A y (MatResidual). The last step
-// reached is CONVERGED_ITS, PETSc's convention for this path.
+// setup the KSP reuses) a step is y += the cycle of w = b - A y (MatResidual). In single
+// precision on a level whose residual pass can add the correction (MixedFMG::
+// corrects_in_residual), a step's correction and the next residual take one pass, from y to w
+// and back (the pass reads the iterate around each point, so it cannot update it in place;
+// after an odd number of such steps y gets w's copy). The last step reached is CONVERGED_ITS,
+// PETSc's convention for this path.
 static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its,
                                                  PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
@@ -297,14 +301,16 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
   // fused: the float hierarchy's finest right-hand side holds the residual of y between the
   // steps; b and y as raw arrays throughout
   std::optional<VecRead> br;
-  std::optional<VecWrite> yw;
+  std::optional<VecWrite> yw, ww;
   const PetscScalar *ba = nullptr;
-  PetscScalar *ya = nullptr;
+  PetscScalar *ya = nullptr, *wa = nullptr;
+  PetscScalar *cur = nullptr; // fused: the iterate, ya or (after a step in one pass) wa
+  bool one_pass = false;      // fused: a step's correction in the next residual's pass, to the other of ya, wa
   int f = 0;
   size_t n = 0; // the finest level's owned points
   auto residual = [&]() -> PetscErrorCode { // rn = the norm of y's residual (fused: of the float residual)
     PetscFunctionBegin;
-    if (fused) PetscCall(mg->fmg->residual(*mg->single, f, ba, ya, &rn));
+    if (fused) PetscCall(mg->fmg->residual(*mg->single, f, ba, cur, &rn));
     else {
       PetscCall(MatResidual(pc->mat, b, y, w));
       PetscCall(VecNorm(w, NORM_2, &rn));
@@ -313,13 +319,15 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
   };
   auto release = [&]() -> PetscErrorCode { // (fused: w = the last residual, the float one: KSPRICHARDSON's KSPBuildResidual reads w)
     PetscFunctionBegin;
+    if (fused && cur != ya) PetscCall(mg->fmg->copy(f, cur, ya));
     if (fused && tested) {
-      PetscScalar *wa;
-      VecWrite ww(w, s, false);
-      PetscCall(ww.get(&wa));
+      if (!ww) {
+        ww.emplace(w, s, false);
+        PetscCall(ww->get(&wa));
+      }
       convert(s, n, mg->single->rhs(f), wa, mg->single->level(f).stream());
-      PetscCall(ww.restore());
     }
+    if (ww) PetscCall(ww->restore());
     if (yw) PetscCall(yw->restore());
     if (br) PetscCall(br->restore());
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -333,6 +341,12 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
     yw.emplace(y, s, !guesszero);
     PetscCall(br->get(&ba));
     PetscCall(yw->get(&ya));
+    cur = ya;
+    one_pass = mg->fmg->corrects_in_residual(f) && w != y && w != b;
+    if (one_pass) {
+      ww.emplace(w, s, false);
+      PetscCall(ww->get(&wa));
+    }
   }
   rn = bnorm;
   if (!guesszero) PetscCall(residual());
@@ -350,7 +364,12 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
   if (!single && !own) PetscCall(VecDuplicate(y, &z));
   for (PetscInt i = 0; i < its; ++i) {
     const bool first = guesszero && i == 0; // y holds nothing yet; the residual is b
-    if (fused) PetscCall(mg->fmg->correct(*mg->single, mg->config(), f, ya, !first));
+    const bool with_residual = fused && one_pass && !first && (tested || i + 1 < its); // the correction in the next residual's pass
+    if (with_residual) {
+      PetscScalar *next = cur == ya ? wa : ya;
+      PetscCall(mg->fmg->correct_residual(*mg->single, mg->config(), f, ba, cur, next, &rn));
+      cur = next;
+    } else if (fused) PetscCall(mg->fmg->correct(*mg->single, mg->config(), f, cur, !first));
     else if (in_place) PetscCall(Run(pc, mg->dbl, b, y, false, false, !first)); // the cycle from y
     else if (single) PetscCall(Run(pc, mg->single, first ? b : w, y, false, false, !first));
     else {
@@ -358,8 +377,10 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
       if (!first) PetscCall(VecAXPY(y, 1.0, z));
     }
     *outits = i + 1;
-    if (!tested && (in_place || i + 1 == its)) continue; // no test: residuals only for the next correction
-    PetscCall(residual());
+    if (!with_residual) {
+      if (!tested && (in_place || i + 1 == its)) continue; // no test: residuals only for the next correction
+      PetscCall(residual());
+    }
     if (tested && (why = test(rn))) {
       *reason = why;
       break;

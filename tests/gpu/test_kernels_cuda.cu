@@ -272,6 +272,35 @@ static void test_operator(const Box &box, Context<Number> &ctx, const LevelTable
           return std::abs(sum - ref) / ref;
         }, false, 1e-13);
     }
+
+  // The mixed Richardson step in one pass: x_out = x + c (c float) and r = (float)(b - A
+  // x_out) with its sum of squares, against x + c formed here and the CPU residual of it.
+  if constexpr (std::is_same_v<Number, double>)
+    if (box.local_is_owned() && cuda::laplace_residual_corrects(dim, k)) {
+      auto x = random_vector(nl, g_seed++), b = random_vector(nl, g_seed++);
+      auto c = cast<float>(random_vector(nl, g_seed++, -1e-3, 1e-3));
+      std::vector<double> xc(nl), rr(nl, 0.0), diff(nl);
+      for (std::size_t i = 0; i < nl; ++i) xc[i] = x[i] + (double)c[i];
+      cpu::laplace_apply<dim, k, double>(box, ref_t.operator_view(), xc.data(), rr.data());
+      for (std::size_t i = 0; i < nl; ++i) rr[i] = b[i] - rr[i];
+      for (std::size_t i = 0; i < nl; ++i) diff[i] = b[i] - xc[i];
+      cpu::copy_boundary<double>(box, diff.data(), rr.data()); // the identity rows
+      DevBuf<double> dx(x), db(b), dxo(std::vector<double>(nl, NAN)); // every point of x_out written
+      DevBuf<float> dc(c), dr(std::vector<float>(nl, NAN));
+      double sum = NAN;
+      ctx.run("corrected residual: r", [&] {
+        sum = cuda::laplace_residual_sum_squares(box, dt.op, db.p, dx.p, dr.p, s, dc.p, dxo.p);
+        return rel_error(dr.download(), rr);
+      }, may_skip, 1e-6);
+      if (!std::isnan(sum)) {
+        ctx.run("corrected residual: x + c", [&] { return rel_error(dxo.download(), xc); }, false, 1e-300); // the same double sums
+        ctx.run("corrected residual: the sum", [&] {
+          const double ref = host_sum_squares(dr.download());
+          return std::abs(sum - ref) / ref;
+        }, false, 1e-13);
+        ctx.run("corrected residual: x unchanged", [&] { return rel_error(dx.download(), x); }, false, 1e-300);
+      }
+    }
 }
 
 template <int dim, int k, typename Number>
