@@ -69,6 +69,7 @@ bool laplace_residual_converts(int dim, int degree);
 double laplace_residual_sum_squares(const Box &box, OperatorView<double> op, const double *b, const double *x, float *r, void *stream,
                                     const float *c = nullptr, double *x_out = nullptr);
 bool laplace_residual_corrects(int dim, int degree);
+bool laplace_residual_corrects_faster(int dim, int degree); // where the one pass is the faster choice (tuning.hpp corrected_residual)
 // d_local += cell contributions to diag(A).
 template <typename Number>
 void laplace_diagonal(const Box &box, OperatorView<Number> op, Number *d, void *stream);

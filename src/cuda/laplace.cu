@@ -519,7 +519,7 @@ template <int dim, int k, typename Number, typename Out = Number>
 void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Out *y, cudaStream_t stream,
                     SquaresRequest *sq = nullptr, const float *c = nullptr, Number *x_out = nullptr)
 {
-  if (c && !(sq && x_out && !cell_columns_operator(dim, k, sizeof(Number) == 8, true) && gather_operator(dim, k, sizeof(Number) == 8)))
+  if (c && !(sq && x_out && std::is_same_v<Number, double> && gather_corrects(dim, k)))
     throw std::logic_error("vpatch cuda: a corrected residual other than the gather's float residual with its squares");
   // the form's kernel by cell columns where it is faster (tuning.hpp)
   auto by_columns = [&](auto residual) {
@@ -539,9 +539,12 @@ void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, co
       const dim3 grid = Tile::grid(box.gm[0], box.gm[1], box.gm[Tile::m]);
       if constexpr (r && !std::is_same_v<Out, Number>)
         if (sq) {
-          if (c)
-            laplace_gather_kernel<dim, k, Number, r, Out, true, true><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y, sq->take(grid), c, x_out);
-          else laplace_gather_kernel<dim, k, Number, r, Out, true><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y, sq->take(grid));
+          if constexpr (gather_corrects(dim, k))
+            if (c) {
+              laplace_gather_kernel<dim, k, Number, r, Out, true, true><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y, sq->take(grid), c, x_out);
+              return;
+            }
+          laplace_gather_kernel<dim, k, Number, r, Out, true><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y, sq->take(grid));
           return;
         }
       if (sq) throw std::logic_error("vpatch cuda: a sum of squares of a residual in its own precision");
@@ -619,10 +622,8 @@ bool laplace_residual_converts(int dim, int degree)
   return gather_operator(dim, degree, true) || cell_columns_operator(dim, degree, true, true);
 }
 
-bool laplace_residual_corrects(int dim, int degree)
-{
-  return !cell_columns_operator(dim, degree, true, true) && gather_operator(dim, degree, true) && residual_squares_in_kernel(dim, degree);
-}
+bool laplace_residual_corrects(int dim, int degree) { return gather_corrects(dim, degree); }
+bool laplace_residual_corrects_faster(int dim, int degree) { return corrected_residual(dim, degree); }
 
 double laplace_residual_sum_squares(const Box &box, OperatorView<double> op, const double *b, const double *x, float *r, void *stream,
                                     const float *c, double *x_out)

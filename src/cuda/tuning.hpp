@@ -92,6 +92,9 @@
 #ifndef VPATCH_GATHER_MIN_BLOCKS
 #define VPATCH_GATHER_MIN_BLOCKS -1
 #endif
+#ifndef VPATCH_CORRECTED_RESIDUAL
+#define VPATCH_CORRECTED_RESIDUAL -1
+#endif
 #ifndef VPATCH_GATHER_STAGES_CORRECTED
 #define VPATCH_GATHER_STAGES_CORRECTED -1
 #endif
@@ -570,6 +573,22 @@ constexpr bool cell_columns_operator(int dim, int degree, bool is_double, bool r
 // 104.9M DoF, 22.35 -> 22.88 ms per step; 2D Q2 (gather), 67.1M DoF, 10.99 -> 10.91 ms; Table 7
 // (3D) mixed k = 1 0.0644 -> 0.0633 s, k = 3 0.1481 -> 0.1476 s.
 constexpr bool residual_squares_in_kernel(int dim, int degree) { return !(dim == 2 && cell_columns_operator(2, degree, true, true)); }
+// The mixed Richardson step's correction x += c in the next residual's pass
+// (laplace_gather_kernel<..., corrected>): the kernel exists where the gather forms the float
+// residual with its squares (3D k = 1, 2, 2D k = 1..3, 9, 10; kernel tests), and is used where
+// it measured faster than the two passes: 3D k = 1 (H200, 135M DoF, Nsight Compute: 1380 us
+// against 886 + 667; Table 7 k = 1 mixed Richardson 0.0507 -> 0.0496 s; bench/NOTES.md, "The
+// mixed Richardson step's correction in the residual's pass"). Elsewhere unmeasured: at 3D k = 2
+// and 2D k = 9 its ring holds 3 stages where the residual's has 4, at 2D k = 10 it takes 230
+// registers against 166. -DVPATCH_CORRECTED_RESIDUAL=0/1 overrides (1: wherever it exists).
+constexpr bool gather_corrects(int dim, int degree)
+{
+  return !cell_columns_operator(dim, degree, true, true) && gather_operator(dim, degree, true) && residual_squares_in_kernel(dim, degree);
+}
+constexpr bool corrected_residual(int dim, int degree)
+{
+  return gather_corrects(dim, degree) && tuned(VPATCH_CORRECTED_RESIDUAL, dim == 3 && degree == 1) != 0;
+}
 // Cell columns per block of the 3D cell-column operator along x and y (a warp: two rows of 16).
 constexpr int cell_columns_tile_x_3d = 16, cell_columns_tile_y_3d = 8;
 // Cells along z per block of the 3D cell-column operator (each block also walks the cell

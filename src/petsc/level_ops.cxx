@@ -424,7 +424,7 @@ PetscErrorCode LevelOps<Number>::residual_to_float(const Number *bvec, const Num
 template <typename Number>
 bool LevelOps<Number>::residual_to_float_corrects() const
 {
-  if constexpr (have_cuda) return residual_to_float_in_one_pass() && cuda::laplace_residual_corrects((int)box().dim, (int)box().degree);
+  if constexpr (have_cuda) return residual_to_float_in_one_pass() && cuda::laplace_residual_corrects_faster((int)box().dim, (int)box().degree);
   return false;
 }
 

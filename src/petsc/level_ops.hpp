@@ -108,7 +108,8 @@ public:
   bool residual_to_float_in_one_pass() const;
   PetscErrorCode residual_to_float(const Number *b, const Number *x, float *r, double *sum_squares = nullptr);
   // The same with sum_squares for x_out = x + c (c a float correction; x_out written, apart
-  // from x) in the same pass, where residual_to_float_corrects() (the gather kernel's levels).
+  // from x) in the same pass, where residual_to_float_corrects() (the gather kernel's levels
+  // where that pass is faster than the two: tuning.hpp corrected_residual).
   bool residual_to_float_corrects() const;
   PetscErrorCode corrected_residual_to_float(const Number *b, const Number *x, const float *c, Number *x_out, float *r, double *sum_squares);
   PetscErrorCode diagonal(Number *d);                                // d = diag(A)

@@ -271,10 +271,11 @@ static PetscErrorCode PCApply_VPatchMG(PC pc, Vec b, Vec y) { return Apply(pc, b
 // one GPU), whose norm the tests take, the float cycle on it from zero, its correction added
 // to y in double (w gets the last float residual). With another A (or A changed since a
 // setup the KSP reuses) a step is y += the cycle of w = b - A y (MatResidual). In single
-// precision on a level whose residual pass can add the correction (MixedFMG::
+// precision on a level whose residual pass adds the correction (MixedFMG::
 // corrects_in_residual), a step's correction and the next residual take one pass, from y to w
 // and back (the pass reads the iterate around each point, so it cannot update it in place;
-// after an odd number of such steps y gets w's copy). The last step reached is CONVERGED_ITS,
+// after an odd number of such steps y gets w's copy; untested, w is then left holding an
+// iterate, not a residual, as it held nothing before). The last step reached is CONVERGED_ITS,
 // PETSc's convention for this path.
 static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its,
                                                  PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
@@ -308,7 +309,7 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
   bool one_pass = false;      // fused: a step's correction in the next residual's pass, to the other of ya, wa
   int f = 0;
   size_t n = 0; // the finest level's owned points
-  auto residual = [&]() -> PetscErrorCode { // rn = the norm of y's residual (fused: of the float residual)
+  auto residual = [&]() -> PetscErrorCode { // rn = the norm of the iterate's residual (fused: of the float residual)
     PetscFunctionBegin;
     if (fused) PetscCall(mg->fmg->residual(*mg->single, f, ba, cur, &rn));
     else {
