@@ -144,6 +144,10 @@ rc=$?; [ $rc = 0 ] && ok "memcheck solver" || bad "memcheck solver (rc $rc): $(g
 # the single-precision hierarchy and the mixed full multigrid (double level solutions)
 $CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 3 -cells 4 -pc_type vpatchmg -fmg -dm_vec_type cuda > $LOG/sanitizer_memcheck_mixed_fmg.log 2>&1
 rc=$?; [ $rc = 0 ] && ok "memcheck mixed fmg" || bad "memcheck mixed fmg (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_mixed_fmg.log)"
+# mixed Richardson steps with the correction in the next residual's pass (3D k = 1: x + c
+# stored from y to w and back, c's planes in the gather's ring)
+$CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 1 -cells 8 -pc_type vpatchmg -fmg -ksp_type richardson -dm_vec_type cuda > $LOG/sanitizer_memcheck_richardson.log 2>&1
+rc=$?; [ $rc = 0 ] && ok "memcheck mixed richardson" || bad "memcheck mixed richardson (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_richardson.log)"
 # k = 1 color pairs with rows of several warps (131 patch vertices: 3 warps exchanging edge
 # values in shared memory), symmetric sweeps, two V-cycles of three levels
 for tool in memcheck racecheck; do
