@@ -365,7 +365,7 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
   if (!single && !own) PetscCall(VecDuplicate(y, &z));
   for (PetscInt i = 0; i < its; ++i) {
     const bool first = guesszero && i == 0; // y holds nothing yet; the residual is b
-    const bool with_residual = fused && one_pass && !first && (tested || i + 1 < its); // the correction in the next residual's pass
+    const bool with_residual = one_pass && !first && (tested || i + 1 < its); // the correction in the next residual's pass (one_pass: fused)
     if (with_residual) {
       PetscScalar *next = cur == ya ? wa : ya;
       PetscCall(mg->fmg->correct_residual(*mg->single, mg->config(), f, ba, cur, next, &rn));
