@@ -14,13 +14,13 @@ namespace detail {
 enum class BoundaryOp { Copy, Set, Subtract, Pack };
 
 constexpr int boundary_threads = 256;
-// partial (the float residual's rows only, else null): each block's sum of the squares of the
+// partial (a residual of double inputs only, else null): each block's sum of the squares of the
 // values it writes (common.cuh, SquaresPart), a point on several faces counted on the first.
 template <typename Number, BoundaryOp op, typename Out = Number>
 __global__ void __launch_bounds__(boundary_threads)
   boundary_kernel(const Box box, const Number *src, const Number *minuend, Number value, Out *dst, double *partial)
 {
-  constexpr bool squares = op == BoundaryOp::Subtract && !std::is_same_v<Out, Number>;
+  constexpr bool squares = op == BoundaryOp::Subtract && std::is_same_v<Number, double>;
   __shared__ double red[squares ? boundary_threads / 32 : 1];
   SquaresPart sq{partial};
   const int d = blockIdx.y / 2, c = (blockIdx.y % 2) ? box.n - 1 : 0;
@@ -89,10 +89,13 @@ long residual_boundary_blocks(const Box &box)
   return (long)g.x * g.y;
 }
 
-void residual_boundary(const Box &box, const double *b, const double *x, float *r, double *partial, void *stream)
+template <typename Out>
+void residual_boundary(const Box &box, const double *b, const double *x, Out *r, double *partial, void *stream)
 {
-  detail::launch_boundary<double, detail::BoundaryOp::Subtract, float>(box, x, b, 0.0, r, stream, partial);
+  detail::launch_boundary<double, detail::BoundaryOp::Subtract, Out>(box, x, b, 0.0, r, stream, partial);
 }
+template void residual_boundary<float>(const Box &, const double *, const double *, float *, double *, void *);
+template void residual_boundary<double>(const Box &, const double *, const double *, double *, double *, void *);
 
 template <typename Number>
 void set_boundary(const Box &box, Number value, Number *dst, void *stream)

@@ -238,16 +238,17 @@ __device__ Number block_sum(Number v, Number *red)
   return tid < 32 ? warp_sum(v) : v;
 }
 
-// A block's part of sum_i r_i^2 over the float residual values it stores (the norm of the
-// mixed-precision Richardson tests formed in the residual's pass; the kernels' instantiations
-// with it are their own, so those without it are unchanged): each thread adds the points it
+// A block's part of sum_i r_i^2 over the residual values it stores (the norm of the
+// Richardson tests formed in the residual's pass: the mixed precision's float residual, the
+// double one's; the kernels' instantiations with it are their own, so those without it are
+// unchanged): each thread adds the points it
 // stores off the domain boundary (residual_boundary writes and counts those), and finish()
 // writes the block's sum to partial[linear block index] for sum_block_partials, which adds them
 // in a fixed order.
 struct SquaresPart {
   double *partial;
   double s = 0;
-  __device__ __forceinline__ void add(float v, bool count)
+  __device__ __forceinline__ void add(double v, bool count)
   {
     if (count) s = fma((double)v, (double)v, s);
   }

@@ -59,14 +59,16 @@ void laplace_apply(const Box &box, OperatorView<Number> op, const Number *x, Num
 template <typename Number, typename Out = Number>
 void laplace_residual(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Out *y, void *stream);
 bool laplace_residual_converts(int dim, int degree);
-// r = (float)(b - A x) at every owned point of a box without ghosts (laplace_residual, then
-// residual_boundary), where laplace_residual_converts(dim, degree), and sum_i r_i^2 over the
-// owned points of the float values, in double in a fixed order: by the kernels that write r
-// where tuning.hpp's residual_squares_in_kernel says so, else by a pass over r. Returns once
-// the sum is known. With a float correction c (where laplace_residual_corrects(dim, degree)):
+// r = b - A x, in Out = float (rounded at the store) or double, at every owned point of a box
+// without ghosts (laplace_residual, then residual_boundary), where
+// laplace_residual_converts(dim, degree), and sum_i r_i^2 over the owned points of the stored
+// values, in double in a fixed order: by the kernels that write r where tuning.hpp's
+// residual_squares_in_kernel says so, else by a pass over r. Returns once the sum is known.
+// With a float correction c (Out = float, where laplace_residual_corrects(dim, degree)):
 // x_out = x + c (every owned point; x_out apart from x) and r the residual of x_out, in the
 // same pass.
-double laplace_residual_sum_squares(const Box &box, OperatorView<double> op, const double *b, const double *x, float *r, void *stream,
+template <typename Out>
+double laplace_residual_sum_squares(const Box &box, OperatorView<double> op, const double *b, const double *x, Out *r, void *stream,
                                     const float *c = nullptr, double *x_out = nullptr);
 bool laplace_residual_corrects(int dim, int degree);
 bool laplace_residual_corrects_faster(int dim, int degree); // where the one pass is the faster choice (tuning.hpp corrected_residual)
@@ -99,10 +101,12 @@ template <typename Number>
 void copy_boundary(const Box &box, const Number *src, Number *dst, void *stream);
 template <typename Number, typename Out = Number>
 void residual_boundary(const Box &box, const Number *b, const Number *x, Out *r, void *stream);
-// The same into float, each block of the launch also writing the sum of the squares of its
-// values to partial[block] (a point on several faces counted once); the launch's block count:
+// The same from double (into float or double), each block of the launch also writing the sum
+// of the squares of its values to partial[block] (a point on several faces counted once); the
+// launch's block count:
 long residual_boundary_blocks(const Box &box);
-void residual_boundary(const Box &box, const double *b, const double *x, float *r, double *partial, void *stream);
+template <typename Out>
+void residual_boundary(const Box &box, const double *b, const double *x, Out *r, double *partial, void *stream);
 template <typename Number>
 void set_boundary(const Box &box, Number value, Number *dst, void *stream);
 // The lift of Dirichlet values (core/boundary_lift.hpp): faces = v at the owned boundary

@@ -287,8 +287,8 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
   static_assert(!corrected || residual, "laplace_gather_kernel: the corrected residual");
   __shared__ XSums xsum;
   const int tid = threadIdx.y * Tile::X + threadIdx.x;
-  // squares: the float residual's sum of squares (common.cuh; the mixed residual only)
-  static_assert(!squares || (residual && !std::is_same_v<Out, Number> && NT % 32 == 0), "laplace_gather_kernel: the sum of squares of a float residual");
+  // squares: the residual's sum of squares (common.cuh; a residual of double inputs only)
+  static_assert(!squares || (residual && std::is_same_v<Number, double> && NT % 32 == 0), "laplace_gather_kernel: the sum of squares of a residual");
   SquaresPart sq{partial};
   for (int e = tid; e < C; e += NT) {
     Mc[e] = op.mass[e];
@@ -512,14 +512,15 @@ __global__ void __launch_bounds__(GatherTile<dim, k, Number, residual>::threads,
 
 // y = A x (b null) or y = b - A x, in Out: Number, or float from double where the
 // operator is the gather or the cell-column kernel (laplace_residual_converts).
-// sq (the mixed residual, Out = float from double, of the gather or the cell-column kernel;
+// sq (a residual of double inputs, in double or float, of the gather or the cell-column kernel;
 // else null): the launch's blocks also sum the squares of their values (SquaresPart). c (with
-// sq, the gather only: laplace_residual_corrects): the residual of x + c, stored to x_out.
+// sq, the float residual of the gather only: laplace_residual_corrects): the residual of x + c,
+// stored to x_out.
 template <int dim, int k, typename Number, typename Out = Number>
 void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, const Number *x, Out *y, cudaStream_t stream,
                     SquaresRequest *sq = nullptr, const float *c = nullptr, Number *x_out = nullptr)
 {
-  if (c && !(sq && x_out && std::is_same_v<Number, double> && gather_corrects(dim, k)))
+  if (c && !(sq && x_out && std::is_same_v<Number, double> && std::is_same_v<Out, float> && gather_corrects(dim, k)))
     throw std::logic_error("vpatch cuda: a corrected residual other than the gather's float residual with its squares");
   // the form's kernel by cell columns where it is faster (tuning.hpp)
   auto by_columns = [&](auto residual) {
@@ -537,9 +538,9 @@ void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, co
       constexpr bool r = decltype(residual)::value;
       using Tile = GatherTile<dim, k, Number, r>;
       const dim3 grid = Tile::grid(box.gm[0], box.gm[1], box.gm[Tile::m]);
-      if constexpr (r && !std::is_same_v<Out, Number>)
+      if constexpr (r && std::is_same_v<Number, double>)
         if (sq) {
-          if constexpr (gather_corrects(dim, k))
+          if constexpr (gather_corrects(dim, k) && std::is_same_v<Out, float>)
             if (c) {
               laplace_gather_kernel<dim, k, Number, r, Out, true, true><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y, sq->take(grid), c, x_out);
               return;
@@ -547,7 +548,7 @@ void launch_laplace(const Box &box, OperatorView<Number> op, const Number *b, co
           laplace_gather_kernel<dim, k, Number, r, Out, true><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y, sq->take(grid));
           return;
         }
-      if (sq) throw std::logic_error("vpatch cuda: a sum of squares of a residual in its own precision");
+      if (sq) throw std::logic_error("vpatch cuda: a sum of squares of a residual of float inputs");
       laplace_gather_kernel<dim, k, Number, r, Out><<<grid, Tile::block(), 0, stream>>>(box, op, x, b, y, nullptr);
     };
     if (b) launch(std::true_type{});
@@ -625,13 +626,14 @@ bool laplace_residual_converts(int dim, int degree)
 bool laplace_residual_corrects(int dim, int degree) { return gather_corrects(dim, degree); }
 bool laplace_residual_corrects_faster(int dim, int degree) { return corrected_residual(dim, degree); }
 
-double laplace_residual_sum_squares(const Box &box, OperatorView<double> op, const double *b, const double *x, float *r, void *stream,
+template <typename Out>
+double laplace_residual_sum_squares(const Box &box, OperatorView<double> op, const double *b, const double *x, Out *r, void *stream,
                                     const float *c, double *x_out)
 {
   if (!laplace_residual_converts((int)box.dim, (int)box.degree))
-    throw std::invalid_argument("vpatch cuda: laplace_residual_sum_squares: this operator forms its float residual in two passes");
-  if (c && (!x_out || x_out == x || !laplace_residual_corrects((int)box.dim, (int)box.degree)))
-    throw std::invalid_argument("vpatch cuda: laplace_residual_sum_squares: a correction needs the gather kernel and x_out apart from x");
+    throw std::invalid_argument("vpatch cuda: laplace_residual_sum_squares: this operator forms its residual and the sum in two passes");
+  if (c && (!std::is_same_v<Out, float> || !x_out || x_out == x || !laplace_residual_corrects((int)box.dim, (int)box.degree)))
+    throw std::invalid_argument("vpatch cuda: laplace_residual_sum_squares: a correction needs the gather kernel, a float residual and x_out apart from x");
   if (!box.local_is_owned()) throw std::invalid_argument("vpatch cuda: laplace_residual_sum_squares: a box with ghost points");
   if (box.owned_points() <= 0) return 0;
   double sum = 0;
@@ -639,18 +641,22 @@ double laplace_residual_sum_squares(const Box &box, OperatorView<double> op, con
     constexpr int D = decltype(d)::value, K = decltype(k)::value;
     if constexpr (residual_squares_in_kernel(D, K)) {
       detail::SquaresRequest sq{stream, residual_boundary_blocks(box)};
-      detail::launch_laplace<D, K, double, float>(box, op, b, x, r, detail::to_stream(stream), &sq, c, x_out);
+      detail::launch_laplace<D, K, double, Out>(box, op, b, x, r, detail::to_stream(stream), &sq, c, x_out);
       if (!sq.partial) throw std::logic_error("vpatch cuda: laplace_residual_sum_squares: no launch summed the squares");
       residual_boundary(box, b, c ? x_out : x, r, sq.partial + sq.blocks, stream);
       sum = sum_block_partials((std::size_t)(sq.blocks + sq.extra), stream);
     } else { // a pass over r after it (tuning.hpp)
-      detail::launch_laplace<D, K, double, float>(box, op, b, x, r, detail::to_stream(stream));
-      residual_boundary<double, float>(box, b, x, r, stream);
+      detail::launch_laplace<D, K, double, Out>(box, op, b, x, r, detail::to_stream(stream));
+      residual_boundary<double, Out>(box, b, x, r, stream);
       sum = sum_squares((std::size_t)box.owned_points(), r, stream);
     }
   });
   return sum;
 }
+template double laplace_residual_sum_squares<float>(const Box &, OperatorView<double>, const double *, const double *, float *, void *, const float *,
+                                                    double *);
+template double laplace_residual_sum_squares<double>(const Box &, OperatorView<double>, const double *, const double *, double *, void *,
+                                                     const float *, double *);
 
 template <typename Number>
 void laplace_diagonal(const Box &box, OperatorView<Number> op, Number *d, void *stream)

@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(CellColumns3D<k, Number>::threads, cell_column
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   Number *stage = X2 + P::slots * F + warp * P::stage_size, *zeros = X2 + P::slots * F + P::warps * P::stage_size;
   constexpr bool ZW = P::zero_window(residual) > 0;
-  static_assert(!squares || (residual && !std::is_same_v<Out, Number>), "laplace_cell_columns_3d_kernel: the sum of squares of a float residual (common.cuh)");
+  static_assert(!squares || (residual && std::is_same_v<Number, double>), "laplace_cell_columns_3d_kernel: the sum of squares of a residual of double inputs (common.cuh)");
   SquaresPart sq{partial};
   for (int i = threadIdx.x; i < P::zero_window(residual); i += P::threads) zeros[i] = Number(0); // (read after the first plane's barrier)
   const Number *M = reference_cell<k, Number>.M, *K = reference_cell<k, Number>.K;
@@ -312,8 +312,8 @@ __global__ void __launch_bounds__(CellColumns3D<k, Number>::threads, cell_column
   if constexpr (squares) sq.finish(ring); // (every copy has landed: the last planes issued none)
 }
 
-// y = A x or (residual) y = b - A x by 3D cell columns (sq: the float residual's sum of
-// squares too, launch_laplace).
+// y = A x or (residual) y = b - A x by 3D cell columns (sq: the residual's sum of squares too,
+// double inputs only, launch_laplace).
 template <int k, typename Number, bool residual, typename Out>
 void launch_laplace_cell_columns_3d(const Box &box, const Number *b, const Number *x, Out *y, cudaStream_t stream, SquaresRequest *sq)
 {
@@ -327,13 +327,13 @@ void launch_laplace_cell_columns_3d(const Box &box, const Number *b, const Numbe
     kernel<<<grid, P::threads, P::smem(residual), stream>>>(box, x, b, y, Number(1.0 / box.cells), partial);
     check_launch("laplace_apply (3D cell columns) kernel launch");
   };
-  if constexpr (residual && !std::is_same_v<Out, Number>)
+  if constexpr (residual && std::is_same_v<Number, double>)
     if (sq) {
       static int configured = -1;
       launch(laplace_cell_columns_3d_kernel<k, Number, residual, Out, true>, configured, sq->take(grid));
       return;
     }
-  if (sq) throw std::logic_error("vpatch cuda: a sum of squares of a residual in its own precision");
+  if (sq) throw std::logic_error("vpatch cuda: a sum of squares of a residual of float inputs");
   static int configured = -1;
   launch(laplace_cell_columns_3d_kernel<k, Number, residual, Out>, configured, nullptr);
 }

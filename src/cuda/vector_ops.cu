@@ -233,17 +233,20 @@ void multi_dot(std::size_t n, const Number *x, int nv, const Number *const *y, N
   check_cuda(cudaStreamSynchronize(s), "vpatch::cuda::multi_dot");
 }
 
-double sum_squares(std::size_t n, const float *x, void *stream)
+template <typename Number>
+double sum_squares(std::size_t n, const Number *x, void *stream)
 {
   if (!n) return 0;
   const unsigned blocks = multi_grid(n);
   double *partial = block_partials(blocks, stream);
-  Group<float> grp{};
+  Group<Number> grp{};
   grp.v[0] = x;
-  multi_dot_kernel<1, float, double><<<blocks, multi_threads, 0, (cudaStream_t)stream>>>(n, x, grp, partial);
+  multi_dot_kernel<1, Number, double><<<blocks, multi_threads, 0, (cudaStream_t)stream>>>(n, x, grp, partial);
   check_launch("vpatch::cuda::sum_squares");
   return sum_block_partials(blocks, stream);
 }
+template double sum_squares<float>(std::size_t, const float *, void *);
+template double sum_squares<double>(std::size_t, const double *, void *);
 
 // 1 in partial[block] where the block saw a nonzero entry (NaN included), else 0
 __global__ void __launch_bounds__(multi_threads) block_nonzero_kernel(std::size_t n, const double *__restrict__ x, double *__restrict__ partial)

@@ -25,7 +25,8 @@ void multi_dot(std::size_t n, const Number *x, int nv, const Number *const *y, N
 // whether any x_i != 0 (NaN counts; returns when it is known)
 bool any_nonzero(std::size_t n, const double *x, void *stream);
 // sum_i x_i^2 in double in a fixed order (returns when it is known)
-double sum_squares(std::size_t n, const float *x, void *stream);
+template <typename Number>
+double sum_squares(std::size_t n, const Number *x, void *stream);
 // y = (float) x and sum_i y_i^2 (summed in double in a fixed order; returns when it is known):
 // the two-pass float residual's conversion and norm in one pass
 double convert_sum_squares(std::size_t n, const double *x, float *y, void *stream);

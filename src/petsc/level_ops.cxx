@@ -399,7 +399,7 @@ PetscErrorCode LevelOps<Number>::apply(const Number *x, Number *y)
 }
 
 template <typename Number>
-bool LevelOps<Number>::residual_to_float_in_one_pass() const
+bool LevelOps<Number>::residual_in_one_pass() const
 {
   if constexpr (have_cuda && std::is_same_v<Number, double>)
     return space_ == MemSpace::Device && !distributed() && cuda::laplace_residual_converts((int)box().dim, (int)box().degree);
@@ -407,10 +407,11 @@ bool LevelOps<Number>::residual_to_float_in_one_pass() const
 }
 
 template <typename Number>
-PetscErrorCode LevelOps<Number>::residual_to_float(const Number *bvec, const Number *x, float *r, double *sum_squares)
+template <typename Out>
+PetscErrorCode LevelOps<Number>::residual_one_pass(const Number *bvec, const Number *x, Out *r, double *sum_squares)
 {
   PetscFunctionBegin;
-  PetscCheck(residual_to_float_in_one_pass(), PETSC_COMM_SELF, PETSC_ERR_SUP, "vpatch: this level forms its float residual in two passes");
+  PetscCheck(residual_in_one_pass(), PETSC_COMM_SELF, PETSC_ERR_SUP, "vpatch: this level forms its residual in two passes");
   if constexpr (have_cuda && std::is_same_v<Number, double>) {
     PetscCall(KernelBegin(space_));
     if (sum_squares) *sum_squares = cuda::laplace_residual_sum_squares(box(), op_, bvec, x, r, stream_);
@@ -424,7 +425,7 @@ PetscErrorCode LevelOps<Number>::residual_to_float(const Number *bvec, const Num
 template <typename Number>
 bool LevelOps<Number>::residual_to_float_corrects() const
 {
-  if constexpr (have_cuda) return residual_to_float_in_one_pass() && cuda::laplace_residual_corrects_faster((int)box().dim, (int)box().degree);
+  if constexpr (have_cuda) return residual_in_one_pass() && cuda::laplace_residual_corrects_faster((int)box().dim, (int)box().degree);
   return false;
 }
 
@@ -705,6 +706,8 @@ template class Buffer<float>;
 template class Buffer<int>;
 template class LevelOps<double>;
 template class LevelOps<float>;
+template PetscErrorCode LevelOps<double>::residual_one_pass(const double *, const double *, float *, double *);
+template PetscErrorCode LevelOps<double>::residual_one_pass(const double *, const double *, double *, double *);
 template class TransferOps<double>;
 template class TransferOps<float>;
 

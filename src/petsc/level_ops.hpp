@@ -100,14 +100,16 @@ public:
   // r = b - A x; restricted: r only goes to the restriction, which takes fine boundary values as
   // zero, so the boundary rows may hold any finite values (the device skips their pass).
   PetscErrorCode residual(const Number *b, const Number *x, Number *r, bool restricted = false);
-  // r = (float)(b - A x) in one pass of the device operator, where residual_to_float_in_one_pass():
-  // a single-rank level on the device whose operator is the gather kernel (the mixed full
-  // multigrid's residuals of the double level solutions, without a double r).
-  // With sum_squares: also sum_i r_i^2 over the owned points, in double, in the same passes
-  // (returns once it is known).
-  bool residual_to_float_in_one_pass() const;
-  PetscErrorCode residual_to_float(const Number *b, const Number *x, float *r, double *sum_squares = nullptr);
-  // The same with sum_squares for x_out = x + c (c a float correction; x_out written, apart
+  // r = b - A x from double inputs in one pass of the device operator, where
+  // residual_in_one_pass(): a single-rank level on the device whose operator is the gather or
+  // the cell-column kernel. Out = float (rounded at the store: the mixed full multigrid's
+  // residuals of the double level solutions, without a double r) or double. With sum_squares:
+  // also sum_i r_i^2 over the owned points of the stored values, in double, in the same passes
+  // (the Richardson tests' norms; returns once it is known).
+  bool residual_in_one_pass() const;
+  template <typename Out>
+  PetscErrorCode residual_one_pass(const Number *b, const Number *x, Out *r, double *sum_squares = nullptr);
+  // The float one with sum_squares for x_out = x + c (c a float correction; x_out written, apart
   // from x) in the same pass, where residual_to_float_corrects() (the gather kernel's levels
   // where that pass is faster than the two: tuning.hpp corrected_residual).
   bool residual_to_float_corrects() const;

@@ -5,6 +5,7 @@
 #include "shell_base.hpp"
 #include <petsc/private/pcimpl.h> // pc->pmat, pc->reusepreconditioner
 #include "vec_access.hpp"
+#include <cmath>
 
 namespace vpatch {
 
@@ -42,13 +43,16 @@ static PetscErrorCode MatMult_VPatch(Mat A, Vec x, Vec y)
 // r = b - A x (MatResidual: PCMG's level residuals, the PCs' Richardson steps) in one pass
 // over r where the device kernels allow (LevelOps::residual), where A is as created
 // (OperatorIsBase: MATSHELL's scalings and shifts, or a MATOP_MULT set later, would not reach
-// this residual); else MatMult and VecAYPX.
-static PetscErrorCode MatResidual_VPatch(Mat A, Vec b, Vec x, Vec r)
+// this residual); else MatMult and VecAYPX. With norm (OperatorResidualNorm): also ||r||_2, in
+// the residual's pass where that is one pass on one rank's device level (LevelOps::
+// residual_in_one_pass), else by VecNorm.
+static PetscErrorCode Residual(Mat A, Vec b, Vec x, Vec r, PetscReal *norm)
 {
   OperatorContext *ctx;
   LevelOps<PetscScalar> *ops = nullptr;
   MemSpace s = MemSpace::Host, t = MemSpace::Host;
   PetscBool base;
+  PetscMPIInt size;
   const PetscScalar *ba, *xa;
   PetscScalar *ra;
   PetscFunctionBegin;
@@ -58,24 +62,34 @@ static PetscErrorCode MatResidual_VPatch(Mat A, Vec b, Vec x, Vec r)
   if (!base) {
     PetscCall(MatMult(A, x, r));
     PetscCall(VecAYPX(r, -1.0, b));
+    if (norm) PetscCall(VecNorm(r, NORM_2, norm));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(SameSpace(x, r, &s));
   PetscCall(SameSpace(b, r, &t));
   PetscCall(ctx->ops.get(s, &ops));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  // (one rank: a norm summed in the pass needs no reduction, and no rank takes the other route)
+  const bool summed = norm && size == 1 && s == t && ops->residual_in_one_pass();
+  double sum = 0;
   VecRead br(b, s), xr(x, s);
   VecWrite rw(r, s, false);
   PetscCall(PetscLogEventBegin(events.residual, A, b, x, r));
   PetscCall(br.get(&ba));
   PetscCall(xr.get(&xa));
   PetscCall(rw.get(&ra));
-  PetscCall(ops->residual(ba, xa, ra));
+  if (summed) PetscCall(ops->residual_one_pass(ba, xa, ra, &sum));
+  else PetscCall(ops->residual(ba, xa, ra));
   PetscCall(rw.restore());
   PetscCall(xr.restore());
   PetscCall(br.restore());
   PetscCall(PetscLogEventEnd(events.residual, A, b, x, r));
+  if (summed) *norm = (PetscReal)std::sqrt(sum);
+  else if (norm) PetscCall(VecNorm(r, NORM_2, norm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+static PetscErrorCode MatResidual_VPatch(Mat A, Vec b, Vec x, Vec r) { return Residual(A, b, x, r, nullptr); }
 
 static PetscErrorCode MatGetDiagonal_VPatch(Mat A, Vec d)
 {
@@ -162,6 +176,21 @@ PetscErrorCode OperatorLevelForPC(Mat A, const char *who, std::shared_ptr<Level>
              "%s needs at least 2 cells per direction (a mesh with interior vertices); this level has %" PetscInt_FMT, who, (*level)->cells);
   PetscCall(MatShellGetContext(A, &ctx));
   PetscCall(ctx->shell.check(A, MatMult_VPatch, who));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OperatorResidualNorm(Mat A, Vec b, Vec x, Vec r, PetscReal *norm)
+{
+  std::shared_ptr<Level> level;
+  void (*residual)(void) = nullptr;
+  PetscFunctionBegin;
+  PetscCall(LevelQuery((PetscObject)A, &level));
+  if (level) PetscCall(MatShellGetOperation(A, MATOP_RESIDUAL, &residual));
+  if (residual == (void (*)(void))Guarded<MatResidual_VPatch>::call) PetscCall(Guarded<Residual>::call(A, b, x, r, norm));
+  else {
+    PetscCall(MatResidual(A, b, x, r));
+    PetscCall(VecNorm(r, NORM_2, norm));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

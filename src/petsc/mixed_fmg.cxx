@@ -14,7 +14,7 @@ MixedFMG::MixedFMG(const std::vector<std::shared_ptr<Level>> &levels, MemSpace s
     const size_t n = levels[l] ? (size_t)levels[l]->box.owned_points() : 0;
     b_.emplace_back(space, l < f ? n : 0);
     x_.emplace_back(space, l < f ? n : 0);
-    r_.emplace_back(space, ops_[l] && ops_[l]->residual_to_float_in_one_pass() ? 0 : n); // double r only where the residual takes two passes
+    r_.emplace_back(space, ops_[l] && ops_[l]->residual_in_one_pass() ? 0 : n); // double r only where the residual takes two passes
   }
   transfers_ = std::make_unique<LevelTransfers<double>>(ops, std::move(agg), space);
 }
@@ -32,10 +32,10 @@ PetscErrorCode MixedFMG::residual(Hierarchy<float> &cycles, int l, const double 
   const size_t n = (size_t)A.box().owned_points();
   double *r = r_[l].data();
   PetscFunctionBegin;
-  const bool one_pass = A.residual_to_float_in_one_pass();
+  const bool one_pass = A.residual_in_one_pass();
   double sum = 0; // the norm's square, summed in the pass that writes the float residual
   PetscCall(PetscLogEventBegin(events.residual, 0, 0, 0, 0));
-  if (one_pass) PetscCall(A.residual_to_float(b, x, cycles.rhs(l), norm ? &sum : nullptr));
+  if (one_pass) PetscCall(A.residual_one_pass(b, x, cycles.rhs(l), norm ? &sum : nullptr));
   else PetscCall(A.residual(b, x, r));
   PetscCall(PetscLogEventEnd(events.residual, 0, 0, 0, 0));
   if (!one_pass) {

@@ -120,8 +120,7 @@ static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, Petsc
   }
   auto residual = [&](PetscReal *norm) -> PetscErrorCode {
     PetscFunctionBegin;
-    PetscCall(MatResidual(pc->mat, b, y, w));
-    PetscCall(VecNorm(w, NORM_2, norm));
+    PetscCall(OperatorResidualNorm(pc->mat, b, y, w, norm));
     PetscFunctionReturn(PETSC_SUCCESS);
   };
   PetscBool base;

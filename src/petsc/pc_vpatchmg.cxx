@@ -266,7 +266,8 @@ static PetscErrorCode PCApply_VPatchMG(PC pc, Vec b, Vec y) { return Apply(pc, b
 // test): the iteration of the paper's Algorithm 2.2 after its full multigrid, cycles on the
 // finest level until ||b - A y|| meets the tolerances (richardson_test.hpp, as PCVPATCH's fast
 // path; A = pc->mat). Where A is the operator the hierarchy was built on: in double a step is
-// one cycle from y, the residuals for the tests MatResidual's in w; in single precision a step
+// one cycle from y, the residuals for the tests MatResidual's in w, their norms summed in the
+// same pass on one rank's device (OperatorResidualNorm); in single precision a step
 // of iterative refinement (MixedFMG): the double residual rounded to float (in one pass on
 // one GPU), whose norm the tests take, the float cycle on it from zero, its correction added
 // to y in double (w gets the last float residual). With another A (or A changed since a
@@ -313,8 +314,7 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
     PetscFunctionBegin;
     if (fused) PetscCall(mg->fmg->residual(*mg->single, f, ba, cur, &rn));
     else {
-      PetscCall(MatResidual(pc->mat, b, y, w));
-      PetscCall(VecNorm(w, NORM_2, &rn));
+      PetscCall(OperatorResidualNorm(pc->mat, b, y, w, &rn));
     }
     PetscFunctionReturn(PETSC_SUCCESS);
   };

@@ -36,5 +36,9 @@ PetscErrorCode OperatorCheckSetUp(PC pc, const Level *set_up, const char *who);
 // Whether A is the operator of VPatchCreateOperator() as created: its kernels alone give its
 // product (not changed by MATSHELL's scalings, nor by a MATOP_MULT set after creation).
 PetscErrorCode OperatorIsBase(Mat A, PetscBool *base);
+// r = b - A x and norm = ||r||_2 (the Richardson tests of PCVPATCH and PCVPATCHMG): for the
+// operator of VPatchCreateOperator() its MatResidual with the norm summed in the same pass
+// where the device kernel allows (one rank), else MatResidual and VecNorm.
+PetscErrorCode OperatorResidualNorm(Mat A, Vec b, Vec x, Vec r, PetscReal *norm);
 
 } // namespace vpatch

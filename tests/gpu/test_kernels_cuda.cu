@@ -153,10 +153,11 @@ static double rel_error(const std::vector<Number> &gpu, const std::vector<double
 }
 
 // sum_i v_i^2 in long double (the reference of the device's sums of squares)
-static double host_sum_squares(const std::vector<float> &v)
+template <typename Number>
+static double host_sum_squares(const std::vector<Number> &v)
 {
   long double s = 0;
-  for (float x : v) s += (long double)x * x;
+  for (Number x : v) s += (long double)x * x;
   return (double)s;
 }
 
@@ -270,6 +271,18 @@ static void test_operator(const Box &box, Context<Number> &ctx, const LevelTable
         ctx.run("residual sum_squares: the sum", [&] {
           const double ref = host_sum_squares(dr.download());
           return std::abs(sum - ref) / ref;
+        }, false, 1e-13);
+      // the double Richardson test's residual: the same in double
+      DevBuf<double> drd(std::vector<double>(nl, NAN));
+      double sumd = NAN;
+      ctx.run("residual sum_squares (double): r", [&] {
+        sumd = cuda::laplace_residual_sum_squares(box, dt.op, db.p, dx.p, drd.p, s);
+        return rel_error(drd.download(), rr);
+      }, may_skip, 1e-12);
+      if (!std::isnan(sumd))
+        ctx.run("residual sum_squares (double): the sum", [&] {
+          const double ref = host_sum_squares(drd.download());
+          return std::abs(sumd - ref) / ref;
         }, false, 1e-13);
     }
 
