@@ -564,8 +564,9 @@ constexpr bool cell_columns_operator(int dim, int degree, bool is_double, bool r
   const bool faster = !is_double || (residual ? degree <= 8 : degree == 5 || degree == 6);
   return dim == 2 && degree >= 4 && degree <= 10 && tuned(VPATCH_CELL_COLUMNS, faster) != 0;
 }
-// The mixed Richardson test's norm summed by the residual kernel itself
-// (laplace_residual_sum_squares; SquaresPart, common.cuh) or by a pass over the float residual
+// The Richardson tests' norm (the mixed column's of its float residual; the double one's of its
+// double residual since the fifty-first session, the same kernels) summed by the residual kernel itself
+// (laplace_residual_sum_squares; SquaresPart, common.cuh) or by a pass over the residual
 // after it: in the kernel for the gather (2D, 3D) and the 3D cell columns, after it for the 2D
 // cell columns, whose instantiation with the sums ran slower than the separate pass. H100, same
 // call, mixed Richardson steps after full multigrid, s43 library -> the sums in the kernel
