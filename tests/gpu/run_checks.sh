@@ -148,6 +148,12 @@ rc=$?; [ $rc = 0 ] && ok "memcheck mixed fmg" || bad "memcheck mixed fmg (rc $rc
 # stored from y to w and back, c's planes in the gather's ring)
 $CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 1 -cells 8 -pc_type vpatchmg -fmg -ksp_type richardson -dm_vec_type cuda > $LOG/sanitizer_memcheck_richardson.log 2>&1
 rc=$?; [ $rc = 0 ] && ok "memcheck mixed richardson" || bad "memcheck mixed richardson (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_richardson.log)"
+# the double Richardson tests' residual with its norm summed in the pass (OperatorResidualNorm:
+# the cell-column kernel at 3D k = 3 under PCVPATCHMG, the gather at 3D k = 1 under PCVPATCH)
+$CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 3 -cells 4 -pc_type vpatchmg -pc_vpatchmg_precision double -ksp_type richardson -dm_vec_type cuda > $LOG/sanitizer_memcheck_richardson_double.log 2>&1
+rc=$?; [ $rc = 0 ] && ok "memcheck double richardson" || bad "memcheck double richardson (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_richardson_double.log)"
+$CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 1 -cells 8 -pc_type vpatch -ksp_type richardson -ksp_max_it 20 -dm_vec_type cuda > $LOG/sanitizer_memcheck_richardson_vpatch.log 2>&1
+rc=$?; [ $rc = 0 ] && ok "memcheck vpatch richardson" || bad "memcheck vpatch richardson (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_richardson_vpatch.log)"
 # k = 1 color pairs with rows of several warps (131 patch vertices: 3 warps exchanging edge
 # values in shared memory), symmetric sweeps, two V-cycles of three levels
 for tool in memcheck racecheck; do
