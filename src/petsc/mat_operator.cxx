@@ -70,7 +70,7 @@ static PetscErrorCode Residual(Mat A, Vec b, Vec x, Vec r, PetscReal *norm)
   PetscCall(ctx->ops.get(s, &ops));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   // (one rank: a norm summed in the pass needs no reduction, and no rank takes the other route)
-  const bool summed = norm && size == 1 && s == t && ops->residual_in_one_pass();
+  const bool summed = norm && size == 1 && ops->residual_in_one_pass();
   double sum = 0;
   VecRead br(b, s), xr(x, s);
   VecWrite rw(r, s, false);
