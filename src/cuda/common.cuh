@@ -240,8 +240,9 @@ __device__ Number block_sum(Number v, Number *red)
 
 // A block's part of sum_i r_i^2 over the residual values it stores (the norm of the
 // Richardson tests formed in the residual's pass: the mixed precision's float residual, the
-// double one's; the kernels' instantiations with it are their own, so those without it are
-// unchanged): each thread adds the points it
+// double one's; the operator kernels' instantiations with it are their own, so those without
+// it are unchanged; the boundary kernel of a double residual carries it behind a null
+// partial): each thread adds the points it
 // stores off the domain boundary (residual_boundary writes and counts those), and finish()
 // writes the block's sum to partial[linear block index] for sum_block_partials, which adds them
 // in a fixed order.

@@ -565,7 +565,8 @@ constexpr bool cell_columns_operator(int dim, int degree, bool is_double, bool r
   return dim == 2 && degree >= 4 && degree <= 10 && tuned(VPATCH_CELL_COLUMNS, faster) != 0;
 }
 // The Richardson tests' norm (the mixed column's of its float residual; the double one's of its
-// double residual since the fifty-first session, the same kernels) summed by the residual kernel itself
+// double residual since the fifty-first session, by the same choice, measured for the float
+// residual only) summed by the residual kernel itself
 // (laplace_residual_sum_squares; SquaresPart, common.cuh) or by a pass over the residual
 // after it: in the kernel for the gather (2D, 3D) and the 3D cell columns, after it for the 2D
 // cell columns, whose instantiation with the sums ran slower than the separate pass. H100, same

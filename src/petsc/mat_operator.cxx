@@ -5,6 +5,7 @@
 #include "shell_base.hpp"
 #include <petsc/private/pcimpl.h> // pc->pmat, pc->reusepreconditioner
 #include "vec_access.hpp"
+#include <cfloat>
 #include <cmath>
 
 namespace vpatch {
@@ -45,7 +46,9 @@ static PetscErrorCode MatMult_VPatch(Mat A, Vec x, Vec y)
 // (OperatorIsBase: MATSHELL's scalings and shifts, or a MATOP_MULT set later, would not reach
 // this residual); else MatMult and VecAYPX. With norm (OperatorResidualNorm): also ||r||_2, in
 // the residual's pass where that is one pass on one rank's device level (LevelOps::
-// residual_in_one_pass), else by VecNorm.
+// residual_in_one_pass), else by VecNorm. The pass sums unscaled squares, which underflow for
+// entries below about 1e-154 and overflow above 1e154: a sum outside [1e-280, DBL_MAX] (0, Inf,
+// NaN included) is taken again by VecNorm, whose sum scales.
 static PetscErrorCode Residual(Mat A, Vec b, Vec x, Vec r, PetscReal *norm)
 {
   OperatorContext *ctx;
@@ -84,7 +87,7 @@ static PetscErrorCode Residual(Mat A, Vec b, Vec x, Vec r, PetscReal *norm)
   PetscCall(xr.restore());
   PetscCall(br.restore());
   PetscCall(PetscLogEventEnd(events.residual, A, b, x, r));
-  if (summed) *norm = (PetscReal)std::sqrt(sum);
+  if (summed && sum >= 1e-280 && sum <= DBL_MAX) *norm = (PetscReal)std::sqrt(sum);
   else if (norm) PetscCall(VecNorm(r, NORM_2, norm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

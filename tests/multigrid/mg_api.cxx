@@ -775,6 +775,39 @@ static PetscErrorCode CheckRichardson(const Problem &p, PCType type, PCVPatchMGP
                     zero_reason[1] == KSP_CONVERGED_RTOL && zero_rhs[0] > 1 && zero_rhs[0] == zero_rhs[1],
                   what));
 
+  // b scaled far from 1 on one rank's device vectors (double precision: float's range ends at
+  // 1e38), abstol 0: the same steps as unscaled. There the tests' norm is summed from unscaled
+  // squares in the residual's pass, which underflow at 1e-170 (a norm of 0: converged after one
+  // step) and overflow at 1e160 (diverged); such sums go to VecNorm, cuBLAS's scaled nrm2. Not
+  // checked on the host, where PETSc's own VecNorm is a dot product with the same limits, nor on
+  // several ranks, where it sums the squares of the ranks' norms.
+  PetscBool device;
+  PetscMPIInt size;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)p.b, &device, VECSEQCUDA, VECMPICUDA, ""));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)p.b), &size));
+  if (precision == PC_VPATCHMG_DOUBLE && device && size == 1)
+    for (PetscReal scale : {(PetscReal)1e-170, (PetscReal)1e160}) {
+      KSP ksp;
+      Vec bs;
+      PetscInt n;
+      KSPConvergedReason why;
+      PetscCall(richardson(&ksp));
+      PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+      PetscCall(KSPSetTolerances(ksp, 1e-8, 0.0, PETSC_DEFAULT, 1000));
+      PetscCall(VecDuplicate(p.b, &bs));
+      PetscCall(VecCopy(p.b, bs));
+      PetscCall(VecScale(bs, scale));
+      PetscCall(VecZeroEntries(p.x));
+      PetscCall(KSPSolve(ksp, bs, p.x));
+      PetscCall(KSPGetIterationNumber(ksp, &n));
+      PetscCall(KSPGetConvergedReason(ksp, &why));
+      PetscCall(VecDestroy(&bs));
+      PetscCall(KSPDestroy(&ksp));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "KSPRichardson + %s, b scaled by %g: %d steps (%s), unscaled %d", label, (double)scale, (int)n,
+                              KSPConvergedReasons[why], (int)its[0]));
+      PetscCall(Check(why == KSP_CONVERGED_RTOL && n == its[0], what));
+    }
+
   // an Inf in the initial guess (on the boundary, which the first sweep overwrites, and inside):
   // divergence, not convergence; Amat (A / 2, a MATSHELL scaling) other than Pmat (A): defect
   // corrections, which converge to the solution of A x / 2 = b
