@@ -247,10 +247,10 @@ static void test_operator(const Box &box, Context<Number> &ctx, const LevelTable
     return rel_error(dy.download(), yr);
   }, may_skip);
 
-  // The mixed-precision Richardson test's residual: r = (float)(b - A x) with its boundary
-  // rows and sum r_i^2 in the same passes (one rank's box, double operators whose residual
-  // converts), against the CPU residual (to float rounding) and against the sum of the
-  // squares of the float values it wrote, formed here in long double.
+  // The Richardson tests' residual: r = b - A x with its boundary rows and sum r_i^2 in the
+  // same passes (one rank's box, double operators whose residual converts), in float (the
+  // mixed precision's, rounded at the store) and in double, against the CPU residual and
+  // against the sum of the squares of the values it wrote, formed here in long double.
   if constexpr (std::is_same_v<Number, double>)
     if (box.local_is_owned() && cuda::laplace_residual_converts(dim, k)) {
       auto x = random_vector(nl, g_seed++), b = random_vector(nl, g_seed++);
@@ -261,29 +261,22 @@ static void test_operator(const Box &box, Context<Number> &ctx, const LevelTable
       for (std::size_t i = 0; i < nl; ++i) diff[i] = b[i] - x[i];
       cpu::copy_boundary<double>(box, diff.data(), rr.data()); // the identity rows
       DevBuf<double> dx(x), db(b);
-      DevBuf<float> dr(std::vector<float>(nl, NAN)); // every point written
-      double sum = NAN; // (stays NaN where the launch is skipped)
-      ctx.run("residual sum_squares: r", [&] {
-        sum = cuda::laplace_residual_sum_squares(box, dt.op, db.p, dx.p, dr.p, s);
-        return rel_error(dr.download(), rr);
-      }, may_skip, 1e-6);
-      if (!std::isnan(sum))
-        ctx.run("residual sum_squares: the sum", [&] {
-          const double ref = host_sum_squares(dr.download());
-          return std::abs(sum - ref) / ref;
-        }, false, 1e-13);
-      // the double Richardson test's residual: the same in double
-      DevBuf<double> drd(std::vector<double>(nl, NAN));
-      double sumd = NAN;
-      ctx.run("residual sum_squares (double): r", [&] {
-        sumd = cuda::laplace_residual_sum_squares(box, dt.op, db.p, dx.p, drd.p, s);
-        return rel_error(drd.download(), rr);
-      }, may_skip, 1e-12);
-      if (!std::isnan(sumd))
-        ctx.run("residual sum_squares (double): the sum", [&] {
-          const double ref = host_sum_squares(drd.download());
-          return std::abs(sumd - ref) / ref;
-        }, false, 1e-13);
+      auto check = [&](auto out, const std::string &what, double tol) {
+        using Out = decltype(out);
+        DevBuf<Out> dr(std::vector<Out>(nl, NAN)); // every point written
+        double sum = NAN;                          // (stays NaN where the launch is skipped)
+        ctx.run("residual sum_squares" + what + ": r", [&] {
+          sum = cuda::laplace_residual_sum_squares(box, dt.op, db.p, dx.p, dr.p, s);
+          return rel_error(dr.download(), rr);
+        }, may_skip, tol);
+        if (!std::isnan(sum))
+          ctx.run("residual sum_squares" + what + ": the sum", [&] {
+            const double ref = host_sum_squares(dr.download());
+            return std::abs(sum - ref) / ref;
+          }, false, 1e-13);
+      };
+      check(float{}, "", 1e-6);
+      check(double{}, " (double)", 1e-12);
     }
 
   // The mixed Richardson step in one pass: x_out = x + c (c float) and r = (float)(b - A
