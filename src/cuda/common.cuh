@@ -251,7 +251,7 @@ struct SquaresPart {
   double s = 0;
   __device__ __forceinline__ void add(double v, bool count)
   {
-    if (count) s = fma((double)v, (double)v, s);
+    if (count) s = fma(v, v, s);
   }
   // By every thread of the block, after its last add (block_sum's conditions on red).
   __device__ void finish(double *red) const
