@@ -30,18 +30,12 @@ void Hierarchy<Number>::set_stream(void *stream)
   transfers_->set_stream(stream);
 }
 
-#if defined(VPATCH_HAVE_CUDA)
-static constexpr bool graphs_built = true;
-#else
-static constexpr bool graphs_built = false;
-#endif
-
 bool operator==(const SmootherConfig &s, const SmootherConfig &t)
 {
   return s.sweep == t.sweep && s.type == t.type && s.damping == t.damping && s.solver == t.solver && s.kernel == t.kernel;
 }
 
-static bool same(const CycleConfig &a, const CycleConfig &b)
+bool operator==(const CycleConfig &a, const CycleConfig &b)
 {
   return a.smooth_its == b.smooth_its && a.cycles == b.cycles && a.pre == b.pre && a.post == b.post;
 }
@@ -51,13 +45,29 @@ void Hierarchy<Number>::use_graphs(bool on)
 {
   graphs_on_ = on;
   graph_level_ = -1;
-  if constexpr (graphs_built)
-    for (RecordedCycle &g : graphs_)
-      if (g.graph) g.graph->reset();
-  if (!graphs_built || !on || !ops_.back() || ops_.back()->space() != MemSpace::Device) return;
+  for (auto &g : graphs_) g.reset();
+  full_graph_.reset();
+  if (!have_cuda || !on || !ops_.back() || ops_.back()->space() != MemSpace::Device) return;
   // the levels from the coarsest up to the first distributed one (ghost exchanges through MPI)
   for (int l = 0; l < size() && ops_[l] && !ops_[l]->distributed(); ++l)
     if ((long)ops_[l]->box().owned_points() <= graph_points() && (!external_ || l < size() - 1)) graph_level_ = l;
+}
+
+template <typename Number>
+PetscErrorCode Hierarchy<Number>::recording_level(int *l) const
+{
+  PetscBool logging;
+  PetscFunctionBegin;
+  PetscCall(PetscLogIsActive(&logging));
+  *l = logging || capturing_ ? -1 : graph_level_;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+void Hierarchy<Number>::move(int l, void *stream, bool capturing)
+{
+  for (int i = 0; i <= l; ++i) ops_[i]->set_stream(stream);
+  capturing_ = capturing;
 }
 
 template <typename Number>
@@ -81,46 +91,18 @@ PetscErrorCode Hierarchy<Number>::prepare_exchanges(const SmootherConfig &cfg)
 template <typename Number>
 PetscErrorCode Hierarchy<Number>::graph_cycle(const CycleConfig &cfg, int l, bool *done)
 {
+  RecordedGraph<CycleConfig> *slot = nullptr;
+  void *stream = ops_[l]->stream();
   PetscFunctionBegin;
-  *done = false;
-  if constexpr (graphs_built) {
-    void *stream = ops_[l]->stream();
-    RecordedCycle *slot = nullptr;
-    for (RecordedCycle &g : graphs_)
-      if (g.graph && g.graph->ready() && same(cfg, g.cfg)) slot = &g;
-    if (!slot) { // record this configuration in the other slot
-      slot = &graphs_[next_graph_];
-      next_graph_ ^= 1;
-      if (!slot->graph) slot->graph = {new cuda::CapturedGraph, [](cuda::CapturedGraph *g) { delete g; }};
-      cuda::CapturedGraph *const graph = slot->graph.get();
-      void *capture = graph->begin();
-      for (int i = 0; i <= l; ++i) ops_[i]->set_stream(capture);
-      capturing_ = true;
-      PetscErrorCode ierr = PETSC_SUCCESS;
-      bool threw = false;
-      std::string why = "the stream capture failed";
-      try {
-        ierr = cycle_level(cfg, l, true);
-      } catch (const std::exception &e) {
-        threw = true;
-        why = e.what();
-      }
-      capturing_ = false;
-      for (int i = 0; i <= l; ++i) ops_[i]->set_stream(stream);
-      const bool recorded = graph->end();
-      if (ierr) graph->reset(); // (a partial recording must not replay; the next cycle tries again)
-      PetscCall(ierr);
-      if (threw || !recorded) {
-        graph->reset();
-        graph_level_ = -1;
-        PetscCall(PetscInfo(nullptr, "vpatch: the cycle of level %d could not be recorded as a CUDA graph (%s); it runs kernel by kernel\n", l, why.c_str()));
-        PetscFunctionReturn(PETSC_SUCCESS);
-      }
-      slot->cfg = cfg;
-    }
-    slot->graph->launch(stream);
-    *done = true;
+  for (auto &g : graphs_)
+    if (g.ready_for(cfg)) slot = &g;
+  if (!slot) { // record this configuration in the other slot
+    slot = &graphs_[next_graph_];
+    next_graph_ ^= 1;
   }
+  PetscCall(slot->run(
+    cfg, stream, [&](void *s) { move(l, s, s != stream); }, [&] { return cycle_level(cfg, l, true); }, done));
+  if (!*done) graphs_failed();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -132,11 +114,11 @@ PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, boo
   Number *x = solution(l), *r = r_[l].data();
   PetscFunctionBegin;
   PetscCheck(b && x, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Hierarchy: the external finest level's arrays are not bound");
-  if (zero_guess && l == graph_level_ && !capturing_) {
-    PetscBool logging;
+  if (zero_guess && l == graph_level_) {
+    int g;
     bool done;
-    PetscCall(PetscLogIsActive(&logging));
-    if (!logging) {
+    PetscCall(recording_level(&g));
+    if (g == l) {
       PetscCall(graph_cycle(cfg, l, &done));
       if (done) PetscFunctionReturn(PETSC_SUCCESS);
     }
@@ -193,23 +175,58 @@ PetscErrorCode Hierarchy<Number>::cycle(const CycleConfig &cfg, bool zero_guess)
 }
 
 // Nested iteration: restrict b to every level, solve on the coarsest, then on each finer
-// level interpolate the coarse solution and apply one cycle from it.
+// level interpolate the coarse solution and apply one cycle from it. Up to the graph level
+// as one recording (its arrays the hierarchy's own).
 template <typename Number>
 PetscErrorCode Hierarchy<Number>::full(const CycleConfig &cfg)
 {
+  const int f = size() - 1;
+  int g;
+  bool recorded = false;
   PetscFunctionBegin;
-  PetscCheck(rhs_of(size() - 1) && solution(size() - 1), PETSC_COMM_SELF, PETSC_ERR_ORDER, "Hierarchy: the external finest level's arrays are not bound");
+  PetscCheck(rhs_of(f) && solution(f), PETSC_COMM_SELF, PETSC_ERR_ORDER, "Hierarchy: the external finest level's arrays are not bound");
+  PetscCall(recording_level(&g));
+  const int top = g >= 0 ? g : f; // levels 0..top: the part recorded
+  auto bottom = [&]() -> PetscErrorCode {
+    PetscFunctionBegin;
+    PetscCall(restrict_rhs(top, 0));
+    PetscCall(ascend(cfg, 0, top));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
+  PetscCall(restrict_rhs(f, top));
+  if (g >= 0) {
+    void *stream = ops_[g]->stream();
+    PetscCall(full_graph_.run(cfg, stream, [&](void *s) { move(g, s, s != stream); }, bottom, &recorded));
+    if (!recorded) graphs_failed();
+  }
+  if (!recorded) PetscCall(bottom());
+  PetscCall(ascend(cfg, top + 1, f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+PetscErrorCode Hierarchy<Number>::restrict_rhs(int from, int to)
+{
+  PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(events.restrict_, 0, 0, 0, 0));
-  for (int l = size() - 1; l > 0; --l)
+  for (int l = from; l > to; --l)
     if (on_this_rank(l)) PetscCall(transfers_->restrict(l, rhs_of(l), b_[l - 1].data()));
   PetscCall(PetscLogEventEnd(events.restrict_, 0, 0, 0, 0));
-  if (on_this_rank(0)) PetscCall(cycle_level(cfg, 0, true));
-  for (int l = 1; l < size(); ++l) {
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+PetscErrorCode Hierarchy<Number>::ascend(const CycleConfig &cfg, int from, int to)
+{
+  PetscFunctionBegin;
+  for (int l = from; l <= to; ++l) {
     if (!on_this_rank(l)) continue;
-    PetscCall(PetscLogEventBegin(events.prolong, 0, 0, 0, 0));
-    PetscCall(transfers_->prolongate(l, solution(l - 1), solution(l), false));
-    PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
-    PetscCall(cycle_level(cfg, l, false));
+    if (l > 0) {
+      PetscCall(PetscLogEventBegin(events.prolong, 0, 0, 0, 0));
+      PetscCall(transfers_->prolongate(l, solution(l - 1), solution(l), false));
+      PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
+    }
+    PetscCall(cycle_level(cfg, l, l == 0));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -3,6 +3,7 @@
 // the single-precision inner shell of a double-precision Krylov method.
 #pragma once
 #include "level_transfers.hpp"
+#include "recorded_graph.hpp"
 #include <vector>
 
 namespace vpatch {
@@ -14,6 +15,7 @@ struct CycleConfig {
   int cycles = 1;      // 1: V-cycle, 2: W-cycle
 };
 bool operator==(const SmootherConfig &a, const SmootherConfig &b);
+bool operator==(const CycleConfig &a, const CycleConfig &b);
 
 template <typename Number>
 class Hierarchy {
@@ -47,12 +49,13 @@ public:
   // x_l zero or an earlier cycle's on it, so x_l's boundary values are b_l's already.
   PetscErrorCode cycle_level(const CycleConfig &cfg, int l, bool zero_guess, bool restricted_rhs = false);
 
-  // CUDA graphs (device memory, levels on one rank): the cycles from zero of the finest
-  // level with at most graph_points() points and the levels below it (all their arrays the
-  // hierarchy's own, none of them distributed: on several ranks the levels that are on
-  // rank 0 alone) are recorded once per configuration and replayed by one launch, where a
-  // launch per kernel would leave the GPU waiting on the host (the small levels are
-  // latency-bound). Not while PETSc logs events (they time and count each kernel on the host).
+  // CUDA graphs (device memory, levels on one rank): the finest level with at most
+  // graph_points() points and the levels below it (all their arrays the hierarchy's own, none
+  // of them distributed: on several ranks the levels that are on rank 0 alone) are the graph
+  // level and below. Their cycles from zero, and full multigrid up to the graph level, are
+  // recorded once per configuration and replayed by one launch, where a launch per kernel
+  // would leave the GPU waiting on the host (the small levels are latency-bound). Not while
+  // PETSc logs events (they time and count each kernel on the host).
   void use_graphs(bool on);
   // The ghost exchanges of the distributed levels set up now (collective): "CUDA IPC" or
   // "PetscSF" after it, nullptr before it or where no level is distributed.
@@ -61,9 +64,20 @@ public:
   bool graphs_requested() const { return graphs_on_; }
   static constexpr long graph_points() { return 1L << 21; }
   int graph_level() const { return graph_level_; }
+  // For a recording that spans this hierarchy's cycles and work of its own (MixedFMG's full
+  // multigrid): *l = the graph level where a recording may run now (-1: none: no graphs, PETSc
+  // logging, or a recording under way); move(l, s, capturing): levels 0..l on stream s, and
+  // while capturing no replay of a recorded cycle inside (a recording records kernels).
+  PetscErrorCode recording_level(int *l) const;
+  void move(int l, void *stream, bool capturing);
+  void graphs_failed() { graph_level_ = -1; } // a recording failed: no more tries
 
 private:
   PetscErrorCode graph_cycle(const CycleConfig &cfg, int l, bool *done);
+  // full multigrid's steps: b restricted from level `from` down to level `to`; on levels
+  // from..to upwards the coarse solution interpolated (level 0: none) and a cycle from it
+  PetscErrorCode restrict_rhs(int from, int to);
+  PetscErrorCode ascend(const CycleConfig &cfg, int from, int to);
   std::vector<std::unique_ptr<LevelOps<Number>>> ops_;
   std::unique_ptr<LevelTransfers<Number>> transfers_;
   std::vector<Buffer<Number>> b_, x_, r_;
@@ -74,13 +88,9 @@ private:
   int graph_level_ = -1; // the level whose cycles from zero replay a recorded cycle (-1: none)
   bool capturing_ = false;
   const char *route_ = nullptr;
-  // two recorded cycles (their configurations): PCApply's and PCApplyTranspose's, which
-  // Krylov methods such as BiCG alternate
-  struct RecordedCycle {
-    CycleConfig cfg{};
-    std::unique_ptr<cuda::CapturedGraph, void (*)(cuda::CapturedGraph *)> graph{nullptr, nullptr};
-  };
-  RecordedCycle graphs_[2];
+  // two recorded cycles from zero (their configurations): PCApply's and PCApplyTranspose's,
+  // which Krylov methods such as BiCG alternate; full multigrid up to the graph level
+  RecordedGraph<CycleConfig> graphs_[2], full_graph_;
   int next_graph_ = 0; // the slot a new configuration takes
 };
 

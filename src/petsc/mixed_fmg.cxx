@@ -81,29 +81,65 @@ PetscErrorCode MixedFMG::correct(Hierarchy<float> &cycles, const CycleConfig &cf
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// Up to the float hierarchy's graph level as one recording (MixedFMG's arrays and the float
+// hierarchy's own there).
 PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, const double *b, double *x)
 {
   const int f = finest();
+  int g;
+  bool recorded = false;
   auto rhs = [&](int l) -> const double * { return l == f ? b : b_[l].data(); };
   auto sol = [&](int l) { return l == f ? x : x_[l].data(); };
+  // b restricted from level `from` down to level `to`
+  auto restrict_rhs = [&](int from, int to) -> PetscErrorCode {
+    PetscFunctionBegin;
+    PetscCall(PetscLogEventBegin(events.restrict_, 0, 0, 0, 0));
+    for (int l = from; l > to; --l)
+      if (ops_[l]) PetscCall(transfers_->restrict(l, rhs(l), b_[l - 1].data()));
+    PetscCall(PetscLogEventEnd(events.restrict_, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
+  // on levels from..to upwards: x_l = the interpolated coarse solution (level 0: zero) + the
+  // float cycle of its residual
+  auto ascend = [&](int from, int to) -> PetscErrorCode {
+    PetscFunctionBegin;
+    for (int l = from; l <= to; ++l) {
+      if (!ops_[l]) continue; // a coarse level on rank 0 alone
+      double *xl = sol(l);
+      if (l == 0) PetscCall(ops_[l]->zero(xl));
+      else {
+        PetscCall(PetscLogEventBegin(events.prolong, 0, 0, 0, 0));
+        PetscCall(transfers_->prolongate(l, sol(l - 1), xl, false));
+        PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
+      }
+      PetscCall(residual(cycles, l, rhs(l), xl));
+      PetscCall(correct(cycles, cfg, l, xl)); // x_l += the correction
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
   PetscFunctionBegin;
   PetscCheck(cycles.size() == f + 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MixedFMG: %d float levels for %d double levels", cycles.size(), f + 1);
-  PetscCall(PetscLogEventBegin(events.restrict_, 0, 0, 0, 0));
-  for (int l = f; l > 0; --l)
-    if (ops_[l]) PetscCall(transfers_->restrict(l, rhs(l), b_[l - 1].data()));
-  PetscCall(PetscLogEventEnd(events.restrict_, 0, 0, 0, 0));
-  for (int l = 0; l <= f; ++l) {
-    if (!ops_[l]) continue; // a coarse level on rank 0 alone
-    double *xl = sol(l);
-    if (l == 0) PetscCall(ops_[l]->zero(xl));
-    else {
-      PetscCall(PetscLogEventBegin(events.prolong, 0, 0, 0, 0));
-      PetscCall(transfers_->prolongate(l, sol(l - 1), xl, false));
-      PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
-    }
-    PetscCall(residual(cycles, l, rhs(l), xl));
-    PetscCall(correct(cycles, cfg, l, xl)); // x_l += the correction
+  PetscCall(cycles.recording_level(&g));
+  const bool record = g >= 0 && g < f; // (the finest level's arrays are the caller's)
+  const int top = record ? g : f;       // levels 0..top: the part recorded
+  auto bottom = [&]() -> PetscErrorCode {
+    PetscFunctionBegin;
+    PetscCall(restrict_rhs(top, 0));
+    PetscCall(ascend(0, top));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
+  PetscCall(restrict_rhs(f, top));
+  if (record) {
+    void *stream = ops_[g]->stream();
+    auto move = [&](void *s) {
+      for (int l = 0; l <= g; ++l) ops_[l]->set_stream(s);
+      cycles.move(g, s, s != stream);
+    };
+    PetscCall(graph_.run(cfg, stream, move, bottom, &recorded));
+    if (!recorded) cycles.graphs_failed();
   }
+  if (!recorded) PetscCall(bottom());
+  PetscCall(ascend(top + 1, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -29,7 +29,7 @@ struct PC_VPatchMG {
   PCMGCycleType cycle = PC_MG_CYCLE_V;
   PCVPatchMGPrecision precision = PC_VPATCHMG_SINGLE;
   PetscBool fmg_double = PETSC_TRUE; // single-precision full multigrid: level solutions in double (MixedFMG)
-  PetscBool graphs = PETSC_TRUE;     // CUDA graphs of the small levels' cycles (Hierarchy::use_graphs)
+  PetscBool graphs = PETSC_TRUE;     // CUDA graphs of the small levels' cycles and full multigrid (Hierarchy::use_graphs)
   PetscBool allow_inflexible = PETSC_FALSE; // single precision under a Krylov method that needs a linear PC (PCPreSolve_VPatchMG)
   PetscInt agglomerate = -1;         // on several ranks, the levels of at most this many points on rank 0 alone (-1: by memory space)
   // post-smoothing by the pre-smoother's transpose (forward sweep before, backward after the
@@ -482,7 +482,7 @@ static PetscErrorCode PCSetFromOptions_VPatchMG(PC pc, PetscOptionItems *PetscOp
                OptionName(PetscOptionsObject, "-pc_vpatchmg_agglomerate", buf), v);
     mg->agglomerate = v;
   }
-  PetscCall(PetscOptionsBool("-pc_vpatchmg_cuda_graphs", "On the GPU, replay the cycles of the small levels (at most 2^21 points) as CUDA graphs", "PCVPATCHMG", mg->graphs, &mg->graphs, nullptr));
+  PetscCall(PetscOptionsBool("-pc_vpatchmg_cuda_graphs", "On the GPU, replay the small levels' cycles and full multigrid (levels of at most 2^21 points) as CUDA graphs", "PCVPATCHMG", mg->graphs, &mg->graphs, nullptr));
   PetscCall(mg->smoother.set_from_options(PetscOptionsObject, "-pc_vpatchmg"));
   PetscOptionsHeadEnd();
   if (mg->agglomerate != agglomerate || mg->smoother.solver != solver) pc->setupcalled = 0;
@@ -509,7 +509,7 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
                                      mg->fmg_double ? "level solutions in double, one float cycle per level on the double residual" : "all in float"));
   if (mg->space == MemSpace::Device) {
     const int gl = mg->precision == PC_VPATCHMG_SINGLE ? (mg->single ? mg->single->graph_level() : -1) : (mg->dbl ? mg->dbl->graph_level() : -1);
-    if (gl >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: the cycles of levels 0..%d%s\n", gl, mg->agg ? " (on rank 0)" : ""));
+    if (gl >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: the cycles from zero and full multigrid of levels 0..%d%s\n", gl, mg->agg ? " (on rank 0)" : ""));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: none%s\n", mg->graphs ? "" : " (-pc_vpatchmg_cuda_graphs 0)"));
   }
   const char *route = mg->precision == PC_VPATCHMG_SINGLE ? (mg->single ? mg->single->exchange_route() : nullptr) : (mg->dbl ? mg->dbl->exchange_route() : nullptr);

@@ -97,13 +97,19 @@ graphs() { # args: options...
   local ia ib ra rb
   ia=$(echo "$a" | field iterations); ib=$(echo "$b" | field iterations)
   ra=$(echo "$a" | field rel_residual); rb=$(echo "$b" | field rel_residual)
-  if [ -n "$ia" ] && [ "$ia" = "$ib" ] && echo "$b" | grep -q 'CUDA graphs: the cycles of levels' && echo "$a" | grep -q 'CUDA graphs: none' &&
+  if [ -n "$ia" ] && [ "$ia" = "$ib" ] && echo "$b" | grep -q 'CUDA graphs: the cycles from zero and full multigrid of levels' && echo "$a" | grep -q 'CUDA graphs: none' &&
      python3 -c "import sys; a,b=float('$ra'),float('$rb'); sys.exit(0 if abs(a-b)<=1e-2*abs(a) else 1)"; then
     ok "graphs $*: iterations $ia/$ib, residual $ra/$rb"
   else bad "graphs $*: $a | $b"; fi
 }
 graphs -dim 3 -degree 3 -cells 32 -pc_type vpatchmg
 graphs -dim 3 -degree 3 -cells 32 -pc_type vpatchmg -fmg
+# full multigrid alone (Richardson without a step, so that -ksp_view prints), its levels up
+# to the graph level recorded: in mixed precision (MixedFMG), in double, and all in float (the
+# whole hierarchy within 2^21 points: recorded whole)
+graphs -dim 3 -degree 1 -cells 128 -pc_type vpatchmg -fmg -ksp_type richardson -ksp_max_it 0
+graphs -dim 3 -degree 1 -cells 128 -pc_type vpatchmg -fmg -ksp_type richardson -ksp_max_it 0 -pc_vpatchmg_precision double
+graphs -dim 3 -degree 3 -cells 32 -pc_type vpatchmg -fmg -ksp_type richardson -ksp_max_it 0 -pc_vpatchmg_fmg_double 0
 graphs -dim 3 -degree 2 -cells 32 -pc_type vpatchmg -pc_vpatchmg_precision double -pc_vpatchmg_cycle_type w -pc_vpatchmg_smooth_its 2 -pc_vpatchmg_sweep symmetric
 graphs -dim 2 -degree 5 -cells 256 -pc_type vpatchmg -ksp_type cg -pc_vpatchmg_sweep symmetric
 graphs -dim 3 -degree 3 -cells 32 -pc_type vpatchmg -ksp_type cg -pc_vpatchmg_symmetric_cycle
@@ -144,6 +150,12 @@ rc=$?; [ $rc = 0 ] && ok "memcheck solver" || bad "memcheck solver (rc $rc): $(g
 # the single-precision hierarchy and the mixed full multigrid (double level solutions)
 $CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 3 -cells 4 -pc_type vpatchmg -fmg -dm_vec_type cuda > $LOG/sanitizer_memcheck_mixed_fmg.log 2>&1
 rc=$?; [ $rc = 0 ] && ok "memcheck mixed fmg" || bad "memcheck mixed fmg (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_mixed_fmg.log)"
+# full multigrid replayed from its recording up to the graph level (a float graph level below
+# the finest: MixedFMG's recording; 3D k = 2 at 64 cells), mixed and double, two solves each
+for prec in single double; do
+  $CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 2 -cells 64 -pc_type vpatchmg -pc_vpatchmg_precision $prec -fmg -ksp_type richardson -ksp_max_it 0 -repeat 2 -dm_vec_type cuda > $LOG/sanitizer_memcheck_fmg_graph_$prec.log 2>&1
+  rc=$?; [ $rc = 0 ] && ok "memcheck fmg graph $prec" || bad "memcheck fmg graph $prec (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_fmg_graph_$prec.log)"
+done
 # mixed Richardson steps with the correction in the next residual's pass (3D k = 1: x + c
 # stored from y to w and back, c's planes in the gather's ring)
 $CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 1 -cells 8 -pc_type vpatchmg -fmg -ksp_type richardson -dm_vec_type cuda > $LOG/sanitizer_memcheck_richardson.log 2>&1

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Call E (fifty-second session): the GPU glue checks on the recorded full multigrid's library,
+# with the graph checks of full multigrid alone (Richardson without a step) and the memchecks
+# of its recording.
+set -u
+tar -xJf .carry/petsc-3.22.5-cuda13-sm90-openmpi-debian12.tar.xz -C /opt 2>/dev/null
+tar -xJf .carry/s52/new/bins.tar.xz
+source .carry/env.sh
+export LD_LIBRARY_PATH=$PWD/build-cuda:$LD_LIBRARY_PATH
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader
+s=$(date +%s); RUN_CHECKS_KERNELS=0 timeout 300 tests/gpu/run_checks.sh build-cuda /tmp/checks > $OUT/checks.txt 2>&1; echo "rc=$? ($(( $(date +%s) - s )) s)"
+grep -c '^PASS' $OUT/checks.txt; grep '^FAIL' $OUT/checks.txt; grep 'graph' $OUT/checks.txt; tail -1 $OUT/checks.txt
