@@ -1,5 +1,6 @@
 #include "mixed_fmg.hpp"
 #include "logging.hpp"
+#include <algorithm>
 #include <cmath>
 
 namespace vpatch {
@@ -120,8 +121,9 @@ PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, c
   PetscFunctionBegin;
   PetscCheck(cycles.size() == f + 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MixedFMG: %d float levels for %d double levels", cycles.size(), f + 1);
   PetscCall(cycles.recording_level(&g));
-  const bool record = g >= 0 && g < f; // (the finest level's arrays are the caller's)
-  const int top = record ? g : f;       // levels 0..top: the part recorded
+  g = std::min(g, f - 1);         // (the finest level's arrays are the caller's)
+  const bool record = g >= 0;
+  const int top = record ? g : f; // levels 0..top: the part recorded
   auto bottom = [&]() -> PetscErrorCode {
     PetscFunctionBegin;
     PetscCall(restrict_rhs(top, 0));

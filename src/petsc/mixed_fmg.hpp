@@ -39,7 +39,7 @@ private:
   PetscErrorCode norm_over_ranks(int l, double sum_squares, PetscReal *norm) const;
   std::vector<std::unique_ptr<LevelOps<double>>> ops_;
   std::unique_ptr<LevelTransfers<double>> transfers_;
-  RecordedGraph<CycleConfig> graph_; // run() up to the float hierarchy's graph level (not its finest)
+  RecordedGraph<CycleConfig> graph_; // run() up to the float hierarchy's graph level, below the finest
   std::vector<Buffer<double>> b_, x_, r_; // b_, x_ unused on the finest level (the caller's arrays), r_
                                           // empty where the residual goes to float in one pass
 };
