@@ -115,7 +115,7 @@ PetscErrorCode Hierarchy<Number>::cycle_level(const CycleConfig &cfg, int l, boo
   PetscFunctionBegin;
   PetscCheck(b && x, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Hierarchy: the external finest level's arrays are not bound");
   if (zero_guess && l == graph_level_) {
-    int g;
+    int g = -1;
     bool done;
     PetscCall(recording_level(&g));
     if (g == l) {
@@ -181,7 +181,7 @@ template <typename Number>
 PetscErrorCode Hierarchy<Number>::full(const CycleConfig &cfg)
 {
   const int f = size() - 1;
-  int g;
+  int g = -1;
   bool recorded = false;
   PetscFunctionBegin;
   PetscCheck(rhs_of(f) && solution(f), PETSC_COMM_SELF, PETSC_ERR_ORDER, "Hierarchy: the external finest level's arrays are not bound");

@@ -87,7 +87,7 @@ PetscErrorCode MixedFMG::correct(Hierarchy<float> &cycles, const CycleConfig &cf
 PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, const double *b, double *x)
 {
   const int f = finest();
-  int g;
+  int g = -1;
   bool recorded = false;
   auto rhs = [&](int l) -> const double * { return l == f ? b : b_[l].data(); };
   auto sol = [&](int l) { return l == f ? x : x_[l].data(); };
