@@ -29,7 +29,7 @@ void copy_on_device(void *dst, const void *src, std::size_t bytes, void *stream)
 
 // Work enqueued by the host recorded once into a CUDA graph (stream capture on a stream of
 // its own) and replayed by one launch on any stream: for a sequence of small kernels whose
-// arguments do not change (the coarse levels of a V-cycle), one launch instead of one per
+// arguments do not change (the coarse levels of a cycle or of full multigrid), one launch instead of one per
 // kernel. begin() starts a capture and returns the stream to enqueue the work on; end()
 // instantiates it (false, nothing kept, if the capture failed: an operation that cannot be
 // captured ran on that stream).

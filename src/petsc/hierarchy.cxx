@@ -1,6 +1,5 @@
 #include "hierarchy.hpp"
 #include "logging.hpp"
-#include <exception>
 #include <string>
 
 namespace vpatch {
@@ -100,8 +99,9 @@ PetscErrorCode Hierarchy<Number>::graph_cycle(const CycleConfig &cfg, int l, boo
     slot = &graphs_[next_graph_];
     next_graph_ ^= 1;
   }
+  const std::string what = "the cycle from zero of levels 0.." + std::to_string(l);
   PetscCall(slot->run(
-    cfg, stream, [&](void *s) { move(l, s, s != stream); }, [&] { return cycle_level(cfg, l, true); }, done));
+    cfg, stream, [&](void *s) { move(l, s, s != stream); }, [&] { return cycle_level(cfg, l, true); }, what.c_str(), done));
   if (!*done) graphs_failed();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -196,7 +196,8 @@ PetscErrorCode Hierarchy<Number>::full(const CycleConfig &cfg)
   PetscCall(restrict_rhs(f, top));
   if (g >= 0) {
     void *stream = ops_[g]->stream();
-    PetscCall(full_graph_.run(cfg, stream, [&](void *s) { move(g, s, s != stream); }, bottom, &recorded));
+    const std::string what = "full multigrid of levels 0.." + std::to_string(g);
+    PetscCall(full_graph_.run(cfg, stream, [&](void *s) { move(g, s, s != stream); }, bottom, what.c_str(), &recorded));
     if (!recorded) graphs_failed();
   }
   if (!recorded) PetscCall(bottom());
@@ -208,6 +209,7 @@ template <typename Number>
 PetscErrorCode Hierarchy<Number>::restrict_rhs(int from, int to)
 {
   PetscFunctionBegin;
+  if (from <= to) PetscFunctionReturn(PETSC_SUCCESS); // (no event logged for nothing)
   PetscCall(PetscLogEventBegin(events.restrict_, 0, 0, 0, 0));
   for (int l = from; l > to; --l)
     if (on_this_rank(l)) PetscCall(transfers_->restrict(l, rhs_of(l), b_[l - 1].data()));

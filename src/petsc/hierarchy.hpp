@@ -52,7 +52,8 @@ public:
   // CUDA graphs (device memory, levels on one rank): the finest level with at most
   // graph_points() points and the levels below it (all their arrays the hierarchy's own, none
   // of them distributed: on several ranks the levels that are on rank 0 alone) are the graph
-  // level and below. Their cycles from zero, and full multigrid up to the graph level, are
+  // level and below. Their cycles from zero, and full multigrid up to the graph level (in
+  // MixedFMG at most up to the level below the finest), are
   // recorded once per configuration and replayed by one launch, where a launch per kernel
   // would leave the GPU waiting on the host (the small levels are latency-bound). Not while
   // PETSc logs events (they time and count each kernel on the host).
@@ -85,7 +86,7 @@ private:
   const Number *finest_b_ = nullptr;
   Number *finest_x_ = nullptr;
   bool graphs_on_ = false;
-  int graph_level_ = -1; // the level whose cycles from zero replay a recorded cycle (-1: none)
+  int graph_level_ = -1; // the top of the recordings: cycles from zero, full multigrid (-1: none)
   bool capturing_ = false;
   const char *route_ = nullptr;
   // two recorded cycles from zero (their configurations): PCApply's and PCApplyTranspose's,

@@ -2,6 +2,7 @@
 #include "logging.hpp"
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace vpatch {
 
@@ -94,6 +95,7 @@ PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, c
   // b restricted from level `from` down to level `to`
   auto restrict_rhs = [&](int from, int to) -> PetscErrorCode {
     PetscFunctionBegin;
+    if (from <= to) PetscFunctionReturn(PETSC_SUCCESS); // (no event logged for nothing)
     PetscCall(PetscLogEventBegin(events.restrict_, 0, 0, 0, 0));
     for (int l = from; l > to; --l)
       if (ops_[l]) PetscCall(transfers_->restrict(l, rhs(l), b_[l - 1].data()));
@@ -137,7 +139,8 @@ PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, c
       for (int l = 0; l <= g; ++l) ops_[l]->set_stream(s);
       cycles.move(g, s, s != stream);
     };
-    PetscCall(graph_.run(cfg, stream, move, bottom, &recorded));
+    const std::string what = "mixed-precision full multigrid of levels 0.." + std::to_string(g);
+    PetscCall(graph_.run(RecordingKey{cfg, &cycles, g}, stream, move, bottom, what.c_str(), &recorded));
     if (!recorded) cycles.graphs_failed();
   }
   if (!recorded) PetscCall(bottom());

@@ -39,7 +39,15 @@ private:
   PetscErrorCode norm_over_ranks(int l, double sum_squares, PetscReal *norm) const;
   std::vector<std::unique_ptr<LevelOps<double>>> ops_;
   std::unique_ptr<LevelTransfers<double>> transfers_;
-  RecordedGraph<CycleConfig> graph_; // run() up to the float hierarchy's graph level, below the finest
+  // run() up to the float hierarchy's graph level, below the finest: the recording holds that
+  // hierarchy's arrays as well as these
+  struct RecordingKey {
+    CycleConfig cfg;
+    const Hierarchy<float> *cycles = nullptr;
+    int level = -1;
+    bool operator==(const RecordingKey &o) const { return cfg == o.cfg && cycles == o.cycles && level == o.level; }
+  };
+  RecordedGraph<RecordingKey> graph_;
   std::vector<Buffer<double>> b_, x_, r_; // b_, x_ unused on the finest level (the caller's arrays), r_
                                           // empty where the residual goes to float in one pass
 };

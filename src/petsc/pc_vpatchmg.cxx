@@ -68,7 +68,7 @@ struct PC_VPatchMG {
 
 // The agglomeration limit: the option's, or by default on the GPU the CUDA graphs' level size
 // (the levels whose cycles are latency-bound: on rank 0 alone they exchange no ghosts, and
-// their cycles replay as graphs), on the CPU none.
+// their cycles and full multigrid replay as graphs), on the CPU none.
 static PetscInt AgglomerationLimit(const PC_VPatchMG *mg, MemSpace space)
 {
   if (mg->agglomerate >= 0) return mg->agglomerate;
@@ -509,7 +509,11 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
                                      mg->fmg_double ? "level solutions in double, one float cycle per level on the double residual" : "all in float"));
   if (mg->space == MemSpace::Device) {
     const int gl = mg->precision == PC_VPATCHMG_SINGLE ? (mg->single ? mg->single->graph_level() : -1) : (mg->dbl ? mg->dbl->graph_level() : -1);
-    if (gl >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: the cycles from zero and full multigrid of levels 0..%d%s\n", gl, mg->agg ? " (on rank 0)" : ""));
+    PetscBool logging;
+    PetscCall(PetscLogIsActive(&logging));
+    if (gl >= 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: the cycles from zero and full multigrid of levels 0..%d%s%s\n", gl, mg->agg ? " (on rank 0)" : "",
+                                       logging ? " (not while PETSc logs events)" : ""));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: none%s\n", mg->graphs ? "" : " (-pc_vpatchmg_cuda_graphs 0)"));
   }
   const char *route = mg->precision == PC_VPATCHMG_SINGLE ? (mg->single ? mg->single->exchange_route() : nullptr) : (mg->dbl ? mg->dbl->exchange_route() : nullptr);

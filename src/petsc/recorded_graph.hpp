@@ -23,9 +23,10 @@ public:
   // Launches the recording for key on stream, recording it first where it holds none for
   // key: body() launches its kernels on the streams that move(s) set (move(capture) before,
   // move(stream) after). recorded = false where body cannot be recorded (it then launched
-  // nothing, and the caller runs it directly); body's errors are returned.
+  // nothing, and the caller runs it directly); body's errors are returned. what: the work
+  // recorded, for -info.
   template <class Move, class Body>
-  PetscErrorCode run(const Key &key, void *stream, Move &&move, Body &&body, bool *recorded)
+  PetscErrorCode run(const Key &key, void *stream, Move &&move, Body &&body, const char *what, bool *recorded)
   {
     PetscFunctionBegin;
     *recorded = false;
@@ -47,10 +48,11 @@ public:
         if (ierr || threw || !ended) graph_->reset(); // (a partial recording must not replay)
         PetscCall(ierr);
         if (threw || !ended) {
-          PetscCall(PetscInfo(nullptr, "vpatch: a cycle could not be recorded as a CUDA graph (%s); it runs kernel by kernel\n", why.c_str()));
+          PetscCall(PetscInfo(nullptr, "vpatch: %s could not be recorded as a CUDA graph (%s); it runs kernel by kernel\n", what, why.c_str()));
           PetscFunctionReturn(PETSC_SUCCESS);
         }
         key_ = key;
+        PetscCall(PetscInfo(nullptr, "vpatch: %s recorded as a CUDA graph\n", what));
       }
       graph_->launch(stream);
       *recorded = true;
