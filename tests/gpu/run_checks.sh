@@ -110,6 +110,15 @@ graphs -dim 3 -degree 3 -cells 32 -pc_type vpatchmg -fmg
 graphs -dim 3 -degree 1 -cells 128 -pc_type vpatchmg -fmg -ksp_type richardson -ksp_max_it 0
 graphs -dim 3 -degree 1 -cells 128 -pc_type vpatchmg -fmg -ksp_type richardson -ksp_max_it 0 -pc_vpatchmg_precision double
 graphs -dim 3 -degree 3 -cells 32 -pc_type vpatchmg -fmg -ksp_type richardson -ksp_max_it 0 -pc_vpatchmg_fmg_double 0
+# the full multigrid recording made once and replayed: two solves, one "recorded" line (-info)
+recorded() { # label, options...
+  local label=$1; shift
+  local n
+  n=$($P "$@" -dm_vec_type cuda -repeat 2 -info 2>&1 | grep -c "$label of levels 0\.\.[0-9]* recorded as a CUDA graph") || true
+  [ "$n" = 1 ] && ok "recorded once: $label, $*" || bad "recorded once: $label, $* ($n recordings in 2 solves)"
+}
+recorded "mixed-precision full multigrid" -dim 3 -degree 1 -cells 128 -pc_type vpatchmg -fmg -ksp_type richardson -ksp_max_it 0
+recorded " full multigrid" -dim 3 -degree 1 -cells 128 -pc_type vpatchmg -fmg -ksp_type richardson -ksp_max_it 0 -pc_vpatchmg_precision double
 graphs -dim 3 -degree 2 -cells 32 -pc_type vpatchmg -pc_vpatchmg_precision double -pc_vpatchmg_cycle_type w -pc_vpatchmg_smooth_its 2 -pc_vpatchmg_sweep symmetric
 graphs -dim 2 -degree 5 -cells 256 -pc_type vpatchmg -ksp_type cg -pc_vpatchmg_sweep symmetric
 graphs -dim 3 -degree 3 -cells 32 -pc_type vpatchmg -ksp_type cg -pc_vpatchmg_symmetric_cycle
