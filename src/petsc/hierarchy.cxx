@@ -189,11 +189,11 @@ PetscErrorCode Hierarchy<Number>::full(const CycleConfig &cfg)
   const int top = g >= 0 ? g : f; // levels 0..top: the part recorded
   auto bottom = [&]() -> PetscErrorCode {
     PetscFunctionBegin;
-    PetscCall(restrict_rhs(top, 0));
+    PetscCall(transfers_->restrict_down(top, 0, rhs_of(top), b_));
     PetscCall(ascend(cfg, 0, top));
     PetscFunctionReturn(PETSC_SUCCESS);
   };
-  PetscCall(restrict_rhs(f, top));
+  PetscCall(transfers_->restrict_down(f, top, rhs_of(f), b_));
   if (g >= 0) {
     void *stream = ops_[g]->stream();
     const std::string what = "full multigrid of levels 0.." + std::to_string(g);
@@ -202,18 +202,6 @@ PetscErrorCode Hierarchy<Number>::full(const CycleConfig &cfg)
   }
   if (!recorded) PetscCall(bottom());
   PetscCall(ascend(cfg, top + 1, f));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-template <typename Number>
-PetscErrorCode Hierarchy<Number>::restrict_rhs(int from, int to)
-{
-  PetscFunctionBegin;
-  if (from <= to) PetscFunctionReturn(PETSC_SUCCESS); // (no event logged for nothing)
-  PetscCall(PetscLogEventBegin(events.restrict_, 0, 0, 0, 0));
-  for (int l = from; l > to; --l)
-    if (on_this_rank(l)) PetscCall(transfers_->restrict(l, rhs_of(l), b_[l - 1].data()));
-  PetscCall(PetscLogEventEnd(events.restrict_, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -75,9 +75,8 @@ public:
 
 private:
   PetscErrorCode graph_cycle(const CycleConfig &cfg, int l, bool *done);
-  // full multigrid's steps: b restricted from level `from` down to level `to`; on levels
-  // from..to upwards the coarse solution interpolated (level 0: none) and a cycle from it
-  PetscErrorCode restrict_rhs(int from, int to);
+  // full multigrid's step upwards: on levels from..to the coarse solution interpolated (level
+  // 0: none) and a cycle from it
   PetscErrorCode ascend(const CycleConfig &cfg, int from, int to);
   std::vector<std::unique_ptr<LevelOps<Number>>> ops_;
   std::unique_ptr<LevelTransfers<Number>> transfers_;

@@ -1,4 +1,5 @@
 #include "level_transfers.hpp"
+#include "logging.hpp"
 
 namespace vpatch {
 
@@ -35,6 +36,18 @@ PetscErrorCode LevelTransfers<Number>::restrict(int l, const Number *fine, Numbe
   }
   PetscCall(t_[l]->restrict(fine, twin_b_.data()));
   PetscCall(twin_->bcast(agg_->gather, twin_b_.data(), coarse));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <typename Number>
+PetscErrorCode LevelTransfers<Number>::restrict_down(int from, int to, const Number *bf, std::vector<Buffer<Number>> &b)
+{
+  PetscFunctionBegin;
+  if (from <= to) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventBegin(events.restrict_, 0, 0, 0, 0));
+  for (int l = from; l > to; --l)
+    if (t_[l]) PetscCall(restrict(l, l == from ? bf : b[l].data(), b[l - 1].data()));
+  PetscCall(PetscLogEventEnd(events.restrict_, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -18,6 +18,9 @@ public:
   void set_stream(void *stream);
   // coarse = R fine (level l-1's array; on ranks without level l-1 unused)
   PetscErrorCode restrict(int l, const Number *fine, Number *coarse);
+  // Full multigrid's right-hand sides: level `from`'s (bf) restricted down to level `to`, into
+  // b[from - 1], ..., b[to] (the levels on this rank; one log event, none for an empty range).
+  PetscErrorCode restrict_down(int from, int to, const Number *bf, std::vector<Buffer<Number>> &b);
   // fine += P coarse (add) or fine = P coarse (coarse: level l-1's array, as above)
   PetscErrorCode prolongate(int l, const Number *coarse, Number *fine, bool add);
   // The gather's exchange set up now (collective; see LevelOps::prepare_exchange).

@@ -92,16 +92,6 @@ PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, c
   bool recorded = false;
   auto rhs = [&](int l) -> const double * { return l == f ? b : b_[l].data(); };
   auto sol = [&](int l) { return l == f ? x : x_[l].data(); };
-  // b restricted from level `from` down to level `to`
-  auto restrict_rhs = [&](int from, int to) -> PetscErrorCode {
-    PetscFunctionBegin;
-    if (from <= to) PetscFunctionReturn(PETSC_SUCCESS); // (no event logged for nothing)
-    PetscCall(PetscLogEventBegin(events.restrict_, 0, 0, 0, 0));
-    for (int l = from; l > to; --l)
-      if (ops_[l]) PetscCall(transfers_->restrict(l, rhs(l), b_[l - 1].data()));
-    PetscCall(PetscLogEventEnd(events.restrict_, 0, 0, 0, 0));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  };
   // on levels from..to upwards: x_l = the interpolated coarse solution (level 0: zero) + the
   // float cycle of its residual
   auto ascend = [&](int from, int to) -> PetscErrorCode {
@@ -128,11 +118,11 @@ PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, c
   const int top = record ? g : f; // levels 0..top: the part recorded
   auto bottom = [&]() -> PetscErrorCode {
     PetscFunctionBegin;
-    PetscCall(restrict_rhs(top, 0));
+    PetscCall(transfers_->restrict_down(top, 0, rhs(top), b_));
     PetscCall(ascend(0, top));
     PetscFunctionReturn(PETSC_SUCCESS);
   };
-  PetscCall(restrict_rhs(f, top));
+  PetscCall(transfers_->restrict_down(f, top, b, b_));
   if (record) {
     void *stream = ops_[g]->stream();
     auto move = [&](void *s) {
