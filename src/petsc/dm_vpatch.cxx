@@ -79,6 +79,7 @@ static PetscErrorCode CreateMatrix_VPatch(DM dm, Mat *A)
              "one for a small problem)",
              ((PetscObject)dm)->prefix ? ((PetscObject)dm)->prefix : "", type);
   PetscCall(VPatchCreateOperator(dm, A));
+  PetscCall(MatSetDM(*A, dm)); // (DMCreateMatrix's contract; a debug PETSc checks it)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
