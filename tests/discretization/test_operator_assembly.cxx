@@ -122,6 +122,7 @@ PetscErrorCode CheckElement(int dim, int k, double h, const std::vector<double> 
   const std::vector<double> xg = vpatch::gauss_lobatto_points(k);
   std::vector<double> ux(nloc), uxy(nloc);
   double amax = 0;
+  PetscFunctionBeginUser;
   for (double v : Ae) amax = std::max(amax, std::abs(v));
   for (int i = 0; i < nloc; ++i) {
     const double x = xg[i % nb] * h, y = xg[(i / nb) % nb] * h;
