@@ -4,6 +4,7 @@
 // kernels' arguments are recorded, so the body's arrays must stay where they are while the
 // recording lives. Keyed by the configuration the body ran with (Key: CycleConfig).
 #pragma once
+#include "compat.hpp"
 #include "level_ops.hpp"
 #include <exception>
 #include <memory>
@@ -37,9 +38,11 @@ public:
         PetscErrorCode ierr = PETSC_SUCCESS;
         bool threw = false;
         std::string why = "the stream capture failed";
+        const StackMark mark;
         try {
           ierr = body();
         } catch (const std::exception &e) {
+          mark.unwind();
           threw = true;
           why = e.what();
         }
