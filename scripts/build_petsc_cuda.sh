@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds PETSc 3.22.5 with CUDA (sm_90, H100/H200) from Debian's source tarball, with the
 # small patches CUDA 13 needs. Usage: scripts/build_petsc_cuda.sh [prefix] [jobs]
+# (PETSC_DEBUGGING=1: a debug build, --with-debugging with -O0 -g host code, whose checks of the
+#  function stack, vector locks and arguments the optimized build skips)
 # Needs: CUDA 13 at /usr/local/cuda, OpenMPI (mpicc/mpicxx), BLAS/LAPACK, python3, as root or with sudo.
 set -euo pipefail
 prefix=${1:-/opt/petsc-cuda}
@@ -48,9 +50,11 @@ edit("src/sys/error/err.c", r"^.*CUFFT_(INCOMPLETE_PARAMETER_LIST|PARSE_ERROR|LI
 PY
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-./configure --with-cc=mpicc --with-cxx=mpicxx --with-fc=0 --with-debugging=0 --with-shared-libraries=1 --with-x=0 \
+debugging=${PETSC_DEBUGGING:-0}
+opt=-O3; [ "$debugging" = 1 ] && opt="-O0 -g"
+./configure --with-cc=mpicc --with-cxx=mpicxx --with-fc=0 --with-debugging="$debugging" --with-shared-libraries=1 --with-x=0 \
   --with-cuda=1 --with-cuda-dir=/usr/local/cuda --with-cuda-arch=90 \
-  --COPTFLAGS=-O3 --CXXOPTFLAGS=-O3 --CUDAOPTFLAGS=-O3 --prefix="$prefix"
+  --COPTFLAGS="$opt" --CXXOPTFLAGS="$opt" --CUDAOPTFLAGS="${opt% -g}" --prefix="$prefix"
 make -j"$jobs" all
 $SUDO make install
 echo "PETSc with CUDA installed in $prefix: export PETSC_DIR=$prefix PETSC_ARCH="
