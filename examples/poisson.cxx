@@ -130,6 +130,9 @@ int main(int argc, char **argv)
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
   PetscCall(KSPSetUp(ksp));
   PetscCall(VecNorm(b, NORM_2, &bnorm)); /* b to the device (if it lives there) before the solve */
+  PetscCall(VecGetType(x, &vtype));
+  PetscCall(PetscStrbeginswith(vtype, "seqcuda", &iscuda));
+  if (!iscuda) PetscCall(PetscStrbeginswith(vtype, "mpicuda", &iscuda));
   PetscCall(PetscTime(&t1));
   const PetscLogDouble tsetup = t1 - t0;
   PetscLogDouble     best = PETSC_MAX_REAL, total = 0;
@@ -141,8 +144,10 @@ int main(int argc, char **argv)
       if (!preonly) PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
     }
     if (!(fmg && preonly)) PetscCall(KSPSolve(ksp, b, x)); /* -ksp_type preonly -fmg: full multigrid alone */
-    PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-    PetscCall(PetscDeviceContextSynchronize(dctx)); /* the solve's device work is done (no-op on the host) */
+    if (iscuda) { /* the solve's device work is done (host vectors: no device to ask, a CUDA PETSc on a machine without a GPU) */
+      PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+      PetscCall(PetscDeviceContextSynchronize(dctx));
+    }
     PetscCall(PetscTime(&t2));
     best = PetscMin(best, t2 - t1);
     total += t2 - t1;
@@ -165,9 +170,6 @@ int main(int argc, char **argv)
     if (p == PC_VPATCHMG_SINGLE) precision = "mixed";
     PetscCall(PCVPatchMGGetLevels(pc, &levels));
   }
-  PetscCall(VecGetType(x, &vtype));
-  PetscCall(PetscStrbeginswith(vtype, "seqcuda", &iscuda));
-  if (!iscuda) PetscCall(PetscStrbeginswith(vtype, "mpicuda", &iscuda));
   if (view) PetscCall(VecView(x, PETSC_VIEWER_STDOUT_WORLD));
 
   PetscInt dofs;
