@@ -3,7 +3,7 @@
 # "mpiexec -n 2 program args") and checks PETSc's report at PetscFinalize. PETSc 3.18
 # prints one line per unfreed PetscMalloc on stdout, e.g.
 #   [ 0] 64 bytes main() at leak.cxx:7
-# and still exits 0, so the lines themselves are what is checked (other PETSc versions also
+# (3.22: '[ 0] 64 bytes' alone, the allocating stack on the lines below) and still exits 0, so the lines themselves are what is checked (other PETSc versions also
 # print '[0]Total space allocated ... bytes'; -malloc_debug adds corruption checks).
 # Passes if the command exits 0 within VPATCH_TEST_TIMEOUT (default 60) seconds and prints
 # no such line. With --expect-leak (the self-check of this script), passes only if it does.
@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
 done
 . "$(dirname "$0")/run_captured.sh"
 run_captured 60 "$@" -malloc_dump -malloc_debug
-leak_re='^\[ *[0-9]+\] *[0-9]+ bytes |Total space allocated|[Cc]orrupted memory|PetscMallocValidate'
+leak_re='^\[ *[0-9]+\] *[0-9]+ bytes( |$)|Total space allocated|[Cc]orrupted memory|PetscMallocValidate'
 grep -v 'Configure options' "$out" | tail -20
 nleak=$(grep -E -c -- "$leak_re" "$out")
 fail=0
