@@ -460,13 +460,11 @@ static PetscErrorCode PCSetFromOptions_VPatchMG(PC pc, PetscOptionItems *PetscOp
     mg->smooth_its = v;
   }
   PetscCall(PetscOptionsBool("-pc_vpatchmg_fmg_double", "Single-precision full multigrid (PCVPatchMGApplyFull) keeps the level solutions in double: a float cycle per level on the double residual", "PCVPatchMGApplyFull", mg->fmg_double, &mg->fmg_double, nullptr));
-  PCMGCycleType cycle = mg->cycle;
-  PetscCall(PetscOptionsEnum("-pc_vpatchmg_cycle_type", "Cycle type", "PCVPatchMGSetCycleType", PCMGCycleTypes, (PetscEnum)cycle, (PetscEnum *)&cycle, &flg));
-  if (flg) {
-    PetscCheck(cycle == PC_MG_CYCLE_V || cycle == PC_MG_CYCLE_W, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s must be v or w",
-               OptionName(PetscOptionsObject, "-pc_vpatchmg_cycle_type", buf));
-    mg->cycle = cycle;
-  }
+  // (PETSc's PCMGCycleTypes list starts with "invalid", which -help would offer)
+  static const char *const cycles[] = {"v", "w"};
+  PetscInt cycle = mg->cycle == PC_MG_CYCLE_W;
+  PetscCall(PetscOptionsEList("-pc_vpatchmg_cycle_type", "Cycle type", "PCVPatchMGSetCycleType", cycles, 2, cycles[cycle], &cycle, &flg));
+  if (flg) mg->cycle = cycle ? PC_MG_CYCLE_W : PC_MG_CYCLE_V;
   PetscCall(PetscOptionsBool("-pc_vpatchmg_symmetric_cycle",
                              "Post-smoothing by the transposed smoother (forward sweep before, backward after the coarse correction): a symmetric "
                              "preconditioner, for CG",
