@@ -3,8 +3,9 @@
 # "mpiexec -n 2 program args") and checks PETSc's report at PetscFinalize. PETSc 3.18
 # prints one line per unfreed PetscMalloc on stdout, e.g.
 #   [ 0] 64 bytes main() at leak.cxx:7
-# (3.22: '[ 0] 64 bytes' alone, the allocating stack on the lines below) and still exits 0, so the lines themselves are what is checked (other PETSc versions also
-# print '[0]Total space allocated ... bytes'; -malloc_debug adds corruption checks).
+# (3.22: '[ 0] 64 bytes' alone, the allocating stack on the lines below) and still exits 0,
+# so the lines themselves are what is checked (other PETSc versions also print
+# '[0]Total space allocated ... bytes'; -malloc_debug adds corruption checks).
 # Passes if the command exits 0 within VPATCH_TEST_TIMEOUT (default 60) seconds and prints
 # no such line. With --expect-leak (the self-check of this script), passes only if it does.
 # With --expect-summary, the output must also contain the example's 'summary:' line.
