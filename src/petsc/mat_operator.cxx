@@ -236,6 +236,18 @@ static PetscErrorCode MatSOR_VPatch(Mat A, Vec, PetscReal, MatSORType, PetscReal
           "or jacobi, or -pc_type vpatch alone");
 }
 
+// Products with another MATSHELL (the grid transfers: PCMG's Galerkin coarse operators,
+// -pc_mg_galerkin, form A P first): no entries to multiply; an error that says so (PETSc's own
+// read "Unspecified symbolic phase for product AB with A shell, B shell", a PETSC_ERR_PLIB).
+static PetscErrorCode ProductSymbolic_VPatch(Mat A, Mat, Mat, void **)
+{
+  PetscFunctionBegin;
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
+          "The vpatch operator is matrix-free (MATSHELL, sum factorization) and forms no products with other matrix-free matrices, such as "
+          "PCMG's Galerkin coarse operators (-pc_mg_galerkin): leave them to the vpatch DM, which makes every level's operator itself");
+}
+static PetscErrorCode ProductNumeric_VPatch(Mat A, Mat, Mat, void *) { return ProductSymbolic_VPatch(A, nullptr, nullptr, nullptr); }
+
 static PetscErrorCode CreateOperator(MPI_Comm comm, const std::shared_ptr<Level> &level, VecType vtype, Mat *A)
 {
   PetscFunctionBegin;
@@ -251,6 +263,8 @@ static PetscErrorCode CreateOperator(MPI_Comm comm, const std::shared_ptr<Level>
   PetscCall(MatShellSetOperation(*A, MATOP_CREATE_VECS, (void (*)(void))MatCreateVecs_VPatch));
   PetscCall(MatShellSetOperation(*A, MATOP_DESTROY, (void (*)(void))Guarded<MatDestroy_VPatch>::call));
   PetscCall(MatShellSetOperation(*A, MATOP_SOR, (void (*)(void))MatSOR_VPatch));
+  for (MatProductType t : {MATPRODUCT_AB, MATPRODUCT_PtAP})
+    PetscCall(MatShellSetMatProductOperation(*A, t, ProductSymbolic_VPatch, ProductNumeric_VPatch, nullptr, MATSHELL, nullptr));
   if (vtype) PetscCall(MatShellSetVecType(*A, vtype));
   PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(*A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
