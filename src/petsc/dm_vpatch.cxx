@@ -6,6 +6,7 @@
 #include "logging.hpp"
 #include <cstring>
 #include <petsc/private/dmimpl.h> // dm->ops->view
+#include <petsc/private/pcimpl.h> // pc->ops->setfromoptions
 #include <petsc/private/petscimpl.h>
 #include <petscdmshell.h>
 #include <petscksp.h>
@@ -101,6 +102,21 @@ static PetscErrorCode HasOption(PetscObject obj, const char *prefix, const char 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// -help: PCMG's KSPSetFromOptions listed the coarse PC's options while it still was PCMG's LU,
+// and PETSc prints each prefix's "PC options" once, so the coarse vpatch PC's own options
+// (-mg_coarse_pc_vpatch_*) get a block of their own, titled with what was chosen.
+static PetscErrorCode HelpCoarseSolver(PC pc, const char *prefix)
+{
+  PetscBool help;
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasHelp(((PetscObject)pc)->options, &help));
+  if (!help) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscOptionsBegin(PetscObjectComm((PetscObject)pc), prefix, "PCMG coarse solver: -pc_type vpatch, chosen by the vpatch DM at setup (PCMG's LU cannot factor the matrix-free operator)", "PC");
+  PetscCall(pc->ops->setfromoptions(pc, PetscOptionsObject));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // The level operators already are the DM's matrices (DMCreateMatrix). Here the DM also
 // makes one application of vpatch the default coarse solver of PCMG (an exact solve on 2
 // cells per direction, a single patch) in place of PCMG's LU or redundant LU, which a
@@ -140,6 +156,7 @@ static PetscErrorCode ComputeOperators_VPatch(KSP ksp, Mat, Mat B, void *)
         PetscCall(PetscInfo(pc, "vpatch: the coarsest level has %" PetscInt_FMT " cells per direction, more than one patch: a symmetric sweep as its approximate solve\n", L->cells));
       }
       PetscCall(PCSetFromOptions(pc));
+      if (!has) PetscCall(HelpCoarseSolver(pc, prefix)); // -mg_coarse_pc_type vpatch: PETSc listed them
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
