@@ -71,14 +71,20 @@ static PetscErrorCode CreateMatrix_VPatch(DM dm, Mat *A)
 {
   char      type[64];
   PetscBool set, shell;
+  MatType   mtype;
   PetscFunctionBegin;
-  // the operator is matrix-free: an assembled type asked for is an error, not ignored
+  // the operator is matrix-free: an assembled type asked for (-dm_mat_type, read by
+  // DMSetFromOptions or not, or DMSetMatType) is an error, not ignored
   PetscCall(PetscOptionsGetString(((PetscObject)dm)->options, ((PetscObject)dm)->prefix, "-dm_mat_type", type, sizeof(type), &set));
+  if (!set) {
+    PetscCall(DMGetMatType(dm, &mtype));
+    PetscCall(PetscStrncpy(type, mtype, sizeof(type)));
+  }
   PetscCall(PetscStrcmp(type, MATSHELL, &shell));
-  PetscCheck(!set || shell, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP,
-             "The vpatch DM's operator is matrix-free (MATSHELL, sum factorization); -%sdm_mat_type %s is not supported (MatComputeOperator() assembles "
+  PetscCheck(shell, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP,
+             "The vpatch DM's operator is matrix-free (MATSHELL, sum factorization); %s%sdm_mat_type %s is not supported (MatComputeOperator() assembles "
              "one for a small problem)",
-             ((PetscObject)dm)->prefix ? ((PetscObject)dm)->prefix : "", type);
+             set ? "-" : "DMSetMatType: ", set && ((PetscObject)dm)->prefix ? ((PetscObject)dm)->prefix : "", type);
   PetscCall(VPatchCreateOperator(dm, A));
   PetscCall(MatSetDM(*A, dm)); // (DMCreateMatrix's contract; a debug PETSc checks it)
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -298,6 +304,7 @@ static PetscErrorCode SetUpShell(const std::shared_ptr<Level> &level, VecType vt
   PetscCall(LevelCompose((PetscObject)dm, level));
   PetscCall(DMSetDimension(dm, level->dim));
   if (vtype) PetscCall(DMSetVecType(dm, vtype));
+  PetscCall(DMSetMatType(dm, MATSHELL)); // (DMSHELL's default reads dense, in -help and DMGetMatType)
   PetscCall(DMShellSetCreateGlobalVector(dm, CreateGlobalVector_VPatch));
   PetscCall(DMShellSetCreateLocalVector(dm, CreateLocalVector_VPatch));
   PetscCall(DMShellSetGlobalToLocal(dm, Exchange_VPatch<DMGlobalToLocalBegin>, Exchange_VPatch<DMGlobalToLocalEnd>));

@@ -207,10 +207,10 @@ static PetscErrorCode PCSetFromOptions_VPatch(PC pc, PetscOptionItems *PetscOpti
   auto *vp = static_cast<PC_VPatch *>(pc->data);
   const PCVPatchLocalSolverType solver = vp->smoother.solver;
   PetscFunctionBegin;
-  PetscCall(SetLevelSmootherDefaults(pc));
   PetscOptionsHeadBegin(PetscOptionsObject, "Vertex-patch smoother options");
   PetscCall(vp->smoother.set_from_options(PetscOptionsObject, "-pc_vpatch"));
   PetscOptionsHeadEnd();
+  PetscCall(SetLevelSmootherDefaults(pc)); // after the checks of the user's options: an error leaves none behind (PETSc's report listed them)
   if (vp->smoother.solver != solver) pc->setupcalled = 0; // other patch tables
   PetscFunctionReturn(PETSC_SUCCESS);
 }

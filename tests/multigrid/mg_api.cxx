@@ -422,6 +422,21 @@ static PetscErrorCode CheckClone(const Problem &p)
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (rank == 0) PetscCall(DMView(clone, PETSC_VIEWER_STDOUT_SELF));
   PetscCall(Check(true, "DMView of the clone through PETSC_VIEWER_STDOUT_SELF on rank 0 alone returned"));
+  // the matrix type: MATSHELL (DMSHELL's default, dense, was shown and returned before), an
+  // assembled one set through the API refused as -dm_mat_type is
+  MatType mtype;
+  PetscBool shell;
+  char type_was[64];
+  PetscCall(DMGetMatType(clone, &mtype));
+  PetscCall(PetscStrcmp(mtype, MATSHELL, &shell));
+  PetscCall(PetscStrncpy(type_was, mtype, sizeof(type_was))); // (DMSetMatType frees the DM's string)
+  PetscCall(DMSetMatType(clone, MATAIJ));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+  const PetscErrorCode aij = DMCreateMatrix(clone, &B);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscSNPrintf(what, sizeof(what), "DMGetMatType: %s (shell); DMCreateMatrix after DMSetMatType(aij): error %d (PETSC_ERR_SUP %d)", type_was,
+                          (int)aij, (int)PETSC_ERR_SUP));
+  PetscCall(Check(shell && aij == PETSC_ERR_SUP, what));
   PetscCall(DMDestroy(&clone));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
