@@ -233,6 +233,11 @@ static PetscErrorCode PCView_VPatch(PC pc, PetscViewer viewer)
   MemSpace s = MemSpace::Host;
   if (pc->pmat) PetscCall(MatMemSpace(pc->pmat, &s));
   PetscCall(vp->smoother.view(viewer, (int)L.dim, (int)L.degree, false, s == MemSpace::Device));
+  bool level;
+  PetscCall(IsLevelSmoother(pc, &level));
+  // off PCMG's levels (a Krylov method's preconditioner, or a coarse solve of several patches)
+  if (!level && L.cells > 2 && vp->smoother.type == PC_VPATCH_MULTIPLICATIVE && vp->smoother.sweep != PC_VPATCH_SWEEP_SYMMETRIC)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "(not a symmetric preconditioner: for CG, MINRES and the like -pc_vpatch_sweep symmetric)\n"));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   {
     PetscInt patches = 1;
