@@ -233,7 +233,7 @@ static PetscErrorCode PCView_VPatch(PC pc, PetscViewer viewer)
   MemSpace s = MemSpace::Host;
   if (pc->pmat) PetscCall(MatMemSpace(pc->pmat, &s));
   PetscCall(vp->smoother.view(viewer, (int)L.dim, (int)L.degree, false, s == MemSpace::Device));
-  bool level;
+  bool level = false;
   PetscCall(IsLevelSmoother(pc, &level));
   // off PCMG's levels (a Krylov method's preconditioner, or a coarse solve of several patches)
   if (!level && L.cells > 2 && vp->smoother.type == PC_VPATCH_MULTIPLICATIVE && vp->smoother.sweep != PC_VPATCH_SWEEP_SYMMETRIC)
