@@ -4,11 +4,7 @@
 # glue checks, the DM's matrix type on device vectors, and Table 7 with Richardson
 # (Algorithm 2.2, fastest of 5) as a regression check of the unchanged kernels.
 set -u
-tar -xJf .carry/petsc-3.22.5-cuda13-sm90-openmpi-debian12.tar.xz -C /opt 2>/dev/null
-tar -xJf .carry/s54/bins.tar.xz
-source .carry/env.sh
-export LD_LIBRARY_PATH=$PWD/build-cuda:$LD_LIBRARY_PATH
-nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader
+source docs/results/calls_s54/prelude.sh
 build-cuda/tests/multigrid/mg_api | grep -E "DMGetMatType|^FAIL|passed"
 build-cuda/examples/poisson -dim 3 -degree 3 -cells 16 -dm_vec_type cuda -pc_type mg -mg_levels_pc_type vpatch -help 2>&1 | grep -E "dm_mat_type <|PCMG coarse solver" | cut -c1-90
 build-cuda/examples/poisson -dim 3 -degree 3 -cells 16 -dm_vec_type cuda -pc_type mg -mg_levels_pc_type vpatch -mg_levels_pc_vpatch_damping -1 2>&1 | grep -E "must be|Option left" | head -3
