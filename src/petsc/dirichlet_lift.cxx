@@ -71,24 +71,6 @@ PetscErrorCode DirichletLift::gather(Vec b, bool *nonzero)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DirichletLift::work(Vec b, Vec *r)
-{
-  PetscBool same = PETSC_FALSE;
-  PetscFunctionBegin;
-  if (work_) {
-    VecType tb, tw;
-    PetscCall(VecGetType(b, &tb));
-    PetscCall(VecGetType(work_, &tw));
-    PetscCall(PetscStrcmp(tb, tw, &same));
-  }
-  if (!same) {
-    PetscCall(VecDestroy(&work_));
-    PetscCall(VecDuplicate(b, &work_));
-  }
-  *r = work_;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode DirichletLift::apply(Vec y)
 {
   const Box &box = level_->box;

@@ -8,6 +8,7 @@
 // the work vector of b - A L.
 #pragma once
 #include "level_ops.hpp"
+#include "work_vec.hpp"
 #include <petscvec.h>
 #include <vector>
 
@@ -16,7 +17,6 @@ namespace vpatch {
 class DirichletLift {
 public:
   explicit DirichletLift(std::shared_ptr<Level> finest) : level_(std::move(finest)) {}
-  ~DirichletLift() { (void)VecDestroy(&work_); }
   DirichletLift(const DirichletLift &) = delete;
   DirichletLift &operator=(const DirichletLift &) = delete;
   // Collective: the faces of b's boundary values; *nonzero: whether any is nonzero (where none
@@ -25,7 +25,7 @@ public:
   // y = the lift of the faces gathered last (y in b's memory space).
   PetscErrorCode apply(Vec y);
   // A work vector like b (kept between calls while b's type stays).
-  PetscErrorCode work(Vec b, Vec *r);
+  PetscErrorCode work(Vec b, Vec *r) { return work_.like(b, r); }
 
 private:
   PetscErrorCode faces_in(MemSpace s, double **f);
@@ -33,7 +33,7 @@ private:
   MemSpace space_ = MemSpace::Host; // where the faces were gathered last
   std::vector<double> host_;        // the faces on the host (the exchange; the host's lift)
   Buffer<double> device_;           // and on the device (device vectors)
-  Vec work_ = nullptr;
+  WorkVec work_;
 };
 
 } // namespace vpatch

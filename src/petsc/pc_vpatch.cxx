@@ -8,6 +8,7 @@
 #include "shell_base.hpp"
 #include "smoother_options.hpp"
 #include "vec_access.hpp"
+#include "work_vec.hpp"
 #include <cstring>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@ struct PC_VPatch {
   SmootherOptions smoother;
   std::unique_ptr<LevelOpsCache<PetscScalar>> ops;
   std::vector<std::string> level_defaults; // entered into the options database by SetLevelSmootherDefaults, until PCSetUp or the next sweep
+  WorkVec correction;                      // PCApplyRichardson's B w
 };
 
 static PetscErrorCode ClearLevelSmootherDefaults(PC pc);
@@ -106,6 +108,7 @@ static PetscErrorCode IsLevelSmoother(PC pc, bool *level)
 static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its,
                                                PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
+  auto *vp = static_cast<PC_VPatch *>(pc->data);
   bool level;
   PetscReal bnorm, rn;
   Vec z = nullptr;
@@ -138,7 +141,7 @@ static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, Petsc
     PetscCall(PetscInfo(pc, "vpatch Richardson: the initial residual norm is %g (||b|| %g)\n", (double)rn, (double)bnorm));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (correction) PetscCall(VecDuplicate(y, &z));
+  if (correction) PetscCall(vp->correction.like(y, &z));
   for (PetscInt i = 0; i < its; ++i) {
     if (correction) { // y += B w, w = b - A y
       PetscCall(VecZeroEntries(z));
@@ -152,7 +155,6 @@ static PetscErrorCode PCApplyRichardson_VPatch(PC pc, Vec b, Vec y, Vec w, Petsc
       break;
     }
   }
-  PetscCall(VecDestroy(&z));
   PetscCall(PetscInfo(pc, "vpatch Richardson: %" PetscInt_FMT " steps, residual norm %g (||b|| %g)\n", *outits, (double)rn, (double)bnorm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -251,8 +253,10 @@ static PetscErrorCode PCView_VPatch(PC pc, PetscViewer viewer)
 
 static PetscErrorCode PCReset_VPatch(PC pc)
 {
+  auto *vp = static_cast<PC_VPatch *>(pc->data);
   PetscFunctionBegin;
-  static_cast<PC_VPatch *>(pc->data)->ops.reset();
+  vp->ops.reset();
+  PetscCall(vp->correction.reset());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -13,6 +13,7 @@
 #include "logging.hpp"
 #include "shell_base.hpp"
 #include "smoother_options.hpp"
+#include "work_vec.hpp"
 #include "vec_access.hpp"
 #include <petsc/private/pcimpl.h>
 #include <optional>
@@ -41,6 +42,7 @@ struct PC_VPatchMG {
   std::unique_ptr<Hierarchy<double>> dbl;
   std::unique_ptr<MixedFMG> fmg; // created on the first full multigrid with fmg_double
   std::unique_ptr<DirichletLift> lift; // full multigrid's lift of nonzero Dirichlet values, made on first use
+  WorkVec correction;                  // the double Richardson step's cycle from zero
   bool odd_finest = false;       // a mesh that could coarsen kept one level: the finest level's cell ranges are odd
   MemSpace space = MemSpace::Host;
 
@@ -362,7 +364,7 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   Vec z = nullptr;
-  if (!single && !own) PetscCall(VecDuplicate(y, &z));
+  if (!single && !own) PetscCall(mg->correction.like(y, &z));
   for (PetscInt i = 0; i < its; ++i) {
     const bool first = guesszero && i == 0; // y holds nothing yet; the residual is b
     const bool with_residual = one_pass && !first && (tested || i + 1 < its); // the correction in the next residual's pass (one_pass: fused)
@@ -388,7 +390,6 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
     }
   }
   PetscCall(release());
-  PetscCall(VecDestroy(&z));
   PetscCall(PetscInfo(pc, "vpatchmg Richardson: %" PetscInt_FMT " steps, residual norm %g (||b|| %g)\n", *outits, (double)rn, (double)bnorm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -559,10 +560,12 @@ static PetscErrorCode PCView_VPatchMG(PC pc, PetscViewer viewer)
 static PetscErrorCode PCReset_VPatchMG(PC pc)
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
+  PetscFunctionBegin;
   mg->reset();
   mg->mesh.clear();
   mg->agg.reset();
-  return PETSC_SUCCESS;
+  PetscCall(mg->correction.reset());
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode ComposeMethods(PC pc, bool on);
