@@ -28,9 +28,11 @@ for n in 1 2; do
   if mpiexec --oversubscribe -n $n $B/tests/gpu/test_vec_ops > $LOG/vec_ops_$n.log 2>&1; then ok "vec ops, $n rank(s): $(tail -1 $LOG/vec_ops_$n.log)"; else bad "vec ops, $n rank(s): $(tail -1 $LOG/vec_ops_$n.log)"; fi
 done
 
-echo "== the public API on device vectors (tests/multigrid/mg_api -dm_vec_type cuda, 1 and 2 ranks)"
+echo "== the public API on device vectors (tests/multigrid/mg_api -dm_vec_type cuda, 1 and 2 ranks; -malloc_dump: no '[ 0] N bytes' line)"
 for n in 1 2; do
-  if mpiexec --oversubscribe -n $n $B/tests/multigrid/mg_api -dm_vec_type cuda > $LOG/mg_api_$n.log 2>&1; then ok "mg_api, $n rank(s): $(tail -1 $LOG/mg_api_$n.log)"; else bad "mg_api, $n rank(s): $(grep -c FAILED $LOG/mg_api_$n.log) failed, $(tail -1 $LOG/mg_api_$n.log)"; fi
+  mpiexec --oversubscribe -n $n $B/tests/multigrid/mg_api -dm_vec_type cuda -malloc_dump -malloc_debug > $LOG/mg_api_$n.log 2>&1; rc=$?
+  unfreed=$(grep -E -c '^\[ *[0-9]+\] *[0-9]+ bytes( |$)' $LOG/mg_api_$n.log)
+  if [ $rc -eq 0 ] && [ "$unfreed" -eq 0 ]; then ok "mg_api, $n rank(s): $(grep 'check(s) failed' $LOG/mg_api_$n.log | tail -1), nothing unfreed"; else bad "mg_api, $n rank(s): $(grep -c FAILED $LOG/mg_api_$n.log) failed, $unfreed unfreed, $(tail -1 $LOG/mg_api_$n.log)"; fi
 done
 echo "== the grid transfer on device vectors (tests/multigrid/mg_transfer -dm_vec_type cuda: 3D k = 1..4 on 1 rank, 2D k = 1..6 on 2)"
 for run in "1 -dim 3 -kmin 1 -kmax 4 -cells 4" "2 -dim 2 -kmin 1 -kmax 6 -cells 8"; do
