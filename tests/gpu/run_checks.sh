@@ -4,7 +4,8 @@
 # reference, the PETSc solver on the device against the CPU path (iterations, errors),
 # the public API's checks on device vectors (mg_api), the grid transfer's (mg_transfer), the device vectors' multi-vector
 # operations against PETSc's, host-device copies inside
-# KSPSolve, and compute-sanitizer memcheck/racecheck.
+# KSPSolve, and compute-sanitizer memcheck/racecheck (memcheck with its leak check: nothing
+# left allocated on the device at exit).
 # Usage: tests/gpu/run_checks.sh [build dir] [log dir]
 # (RUN_CHECKS_KERNELS=0: skip the kernel test and its sanitizer runs, for a change to the
 #  PETSc glue only; the kernels' own checks then come from the last full run)
@@ -156,32 +157,39 @@ for tool in memcheck racecheck; do
   $CS --tool $tool --error-exitcode 9 $B/tests/gpu/test_kernels_cuda --quick > $LOG/sanitizer_${tool}_kernels.log 2>&1
   rc=$?; [ $rc = 0 ] && ok "$tool kernels" || bad "$tool kernels (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_${tool}_kernels.log)"
 done
-$CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 3 -cells 4 -pc_type mg -pc_mg_levels 2 -mg_levels_pc_type vpatch -dm_vec_type cuda > $LOG/sanitizer_memcheck_solver.log 2>&1
-rc=$?; [ $rc = 0 ] && ok "memcheck solver" || bad "memcheck solver (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_solver.log)"
+# sanitize NAME TOOL COMMAND...: COMMAND under compute-sanitizer's TOOL (log
+# sanitizer_TOOL_NAME.log); memcheck also finds what is left allocated on the device at exit
+sanitize() {
+  local name=$1 tool=$2 leak=()
+  shift 2
+  local log=$LOG/sanitizer_${tool}_$name.log
+  [ "$tool" = memcheck ] && leak=(--leak-check full)
+  $CS --tool $tool "${leak[@]}" --error-exitcode 9 "$@" > $log 2>&1
+  local rc=$?
+  if [ $rc = 0 ] && { [ "$tool" != memcheck ] || grep -q 'LEAK SUMMARY: 0 bytes' $log; }; then ok "$tool $name"
+  else bad "$tool $name (rc $rc): $(grep -m1 -E 'ERROR|Error|LEAK SUMMARY: [1-9]' $log)"; fi
+}
+sanitize solver memcheck $P -dim 3 -degree 3 -cells 4 -pc_type mg -pc_mg_levels 2 -mg_levels_pc_type vpatch -dm_vec_type cuda
 # the single-precision hierarchy and the mixed full multigrid (double level solutions)
-$CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 3 -cells 4 -pc_type vpatchmg -fmg -dm_vec_type cuda > $LOG/sanitizer_memcheck_mixed_fmg.log 2>&1
-rc=$?; [ $rc = 0 ] && ok "memcheck mixed fmg" || bad "memcheck mixed fmg (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_mixed_fmg.log)"
+sanitize mixed_fmg memcheck $P -dim 3 -degree 3 -cells 4 -pc_type vpatchmg -fmg -dm_vec_type cuda
 # full multigrid replayed from its recording up to the graph level (a float graph level below
 # the finest: MixedFMG's recording; 3D k = 2 at 64 cells), mixed and double, two solves each
 for prec in single double; do
-  $CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 2 -cells 64 -pc_type vpatchmg -pc_vpatchmg_precision $prec -fmg -ksp_type richardson -ksp_max_it 0 -repeat 2 -dm_vec_type cuda > $LOG/sanitizer_memcheck_fmg_graph_$prec.log 2>&1
-  rc=$?; [ $rc = 0 ] && ok "memcheck fmg graph $prec" || bad "memcheck fmg graph $prec (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_fmg_graph_$prec.log)"
+  sanitize fmg_graph_$prec memcheck $P -dim 3 -degree 2 -cells 64 -pc_type vpatchmg -pc_vpatchmg_precision $prec -fmg -ksp_type richardson -ksp_max_it 0 -repeat 2 -dm_vec_type cuda
 done
 # mixed Richardson steps with the correction in the next residual's pass (3D k = 1: x + c
 # stored from y to w and back, c's planes in the gather's ring)
-$CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 1 -cells 8 -pc_type vpatchmg -fmg -ksp_type richardson -dm_vec_type cuda > $LOG/sanitizer_memcheck_richardson.log 2>&1
-rc=$?; [ $rc = 0 ] && ok "memcheck mixed richardson" || bad "memcheck mixed richardson (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_richardson.log)"
+sanitize richardson memcheck $P -dim 3 -degree 1 -cells 8 -pc_type vpatchmg -fmg -ksp_type richardson -dm_vec_type cuda
 # the double Richardson tests' residual with its norm summed in the pass (OperatorResidualNorm:
 # the cell-column kernel at 3D k = 3 under PCVPATCHMG, the gather at 3D k = 1 under PCVPATCH)
-$CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 3 -cells 4 -pc_type vpatchmg -pc_vpatchmg_precision double -ksp_type richardson -dm_vec_type cuda > $LOG/sanitizer_memcheck_richardson_double.log 2>&1
-rc=$?; [ $rc = 0 ] && ok "memcheck double richardson" || bad "memcheck double richardson (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_richardson_double.log)"
-$CS --tool memcheck --error-exitcode 9 $P -dim 3 -degree 1 -cells 8 -pc_type vpatch -ksp_type richardson -ksp_max_it 20 -dm_vec_type cuda > $LOG/sanitizer_memcheck_richardson_vpatch.log 2>&1
-rc=$?; [ $rc = 0 ] && ok "memcheck vpatch richardson" || bad "memcheck vpatch richardson (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_memcheck_richardson_vpatch.log)"
+sanitize richardson_double memcheck $P -dim 3 -degree 3 -cells 4 -pc_type vpatchmg -pc_vpatchmg_precision double -ksp_type richardson -dm_vec_type cuda
+sanitize richardson_vpatch memcheck $P -dim 3 -degree 1 -cells 8 -pc_type vpatch -ksp_type richardson -ksp_max_it 20 -dm_vec_type cuda
 # k = 1 color pairs with rows of several warps (131 patch vertices: 3 warps exchanging edge
 # values in shared memory), symmetric sweeps, two V-cycles of three levels
 for tool in memcheck racecheck; do
-  $CS --tool $tool --error-exitcode 9 $P -dim 2 -degree 1 -cells 132 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -mg_levels_pc_vpatch_sweep symmetric -ksp_max_it 2 -dm_vec_type cuda > $LOG/sanitizer_${tool}_k1_pairs.log 2>&1
-  rc=$?; [ $rc = 0 ] && ok "$tool k = 1 pairs" || bad "$tool k = 1 pairs (rc $rc): $(grep -m1 -E 'ERROR|Error' $LOG/sanitizer_${tool}_k1_pairs.log)"
+  sanitize k1_pairs $tool $P -dim 2 -degree 1 -cells 132 -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type vpatch -mg_levels_pc_vpatch_sweep symmetric -ksp_max_it 2 -dm_vec_type cuda
 done
+# the C API's checks on device vectors (error paths and retries among them)
+sanitize mg_api memcheck $B/tests/multigrid/mg_api -dm_vec_type cuda
 echo "$passes passed, $fails failed"
 [ $fails = 0 ]
