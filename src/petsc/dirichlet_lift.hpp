@@ -24,7 +24,7 @@ public:
   PetscErrorCode gather(Vec b, bool *nonzero);
   // y = the lift of the faces gathered last (y in b's memory space).
   PetscErrorCode apply(Vec y);
-  // A work vector like b (kept between calls while b's type stays).
+  // A work vector like b (kept between calls while b's type and size stay).
   PetscErrorCode work(Vec b, Vec *r) { return work_.like(b, r); }
 
 private:
