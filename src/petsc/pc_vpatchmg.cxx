@@ -594,7 +594,7 @@ static PetscErrorCode PCVPatchMGApplyFull_VPatchMG(PC pc, Vec b, Vec y)
   PetscCall(mg->lift->gather(b, &nonzero));
   if (!nonzero) PetscCall(Apply(pc, b, y, true));
   else {
-    Vec r;
+    Vec r = nullptr;
     PetscCall(mg->lift->work(b, &r));
     PetscCall(mg->lift->apply(y));
     PetscCall(MatResidual(pc->pmat, b, y, r));
