@@ -14,7 +14,7 @@ usage: run_check.py [--rc zero|nonzero] [--match REGEX]... [--forbid REGEX]...
 --max-l2    the last 'summary:' line must report l2_error <= X
 
 A command that must succeed (--rc zero) also runs with -malloc_dump -malloc_debug appended
-(where it does not name -malloc_dump itself) and must leave nothing unfreed: no line of PETSc's
+and must leave nothing unfreed: no line of PETSc's
 report, '[ 0] 64 bytes ...' (tests/discretization/check_malloc_dump.sh reads the same).
 """
 import re
@@ -50,8 +50,7 @@ def main():
         i += 2
     forbids += [r"Caught signal", r"Segmentation", r"SEGV", r"core dumped"]
     if rc_mode == "zero":
-        if "-malloc_dump" not in cmd:
-            cmd = cmd + ["-malloc_dump", "-malloc_debug"]
+        cmd = cmd + ["-malloc_dump", "-malloc_debug"]
         forbids.append(r"(?m)^\[ *[0-9]+\] *[0-9]+ bytes( |$)|Total space allocated")
     print("command:", " ".join(cmd), flush=True)
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
