@@ -15,4 +15,4 @@ for def in PETSC_USE_64BIT_INDICES PETSC_USE_DEBUG; do
 done
 PETSC_DIR=$petsc PETSC_ARCH= cmake -S . -B build-index64-debug -DCMAKE_BUILD_TYPE=Release -DVPATCH_CUDA=OFF >/dev/null
 cmake --build build-index64-debug -j"$(nproc)" >/dev/null
-cd build-index64-debug && ctest --output-on-failure -LE long "$@"
+cd build-index64-debug && ctest --output-on-failure -j"$(nproc)" -LE long "$@"
