@@ -41,25 +41,35 @@ TENSORS = ['X', 'AC', 'UV', 'R', 'S0', 'S1', 'S2', 'S3', 'S4']
 
 
 def shipped_layouts():
-    """The searched_layouts[] table of src/cuda/patch_layout.hpp: {(degree, precision):
-    ({tensor: (sx, sy, sz, ps)}, swaps)}, precision 0 float, 1 double, -1 both (buffers and
-    pair offsets shift a tensor's addresses uniformly: no effect on the banks)."""
+    """The searched_layouts[] table of src/cuda/patch_layout.hpp: {(degree, precision,
+    registers): ({tensor: (sx, sy, sz, ps)}, swaps)}, precision 0 float, 1 double, -1 both,
+    registers 1 for the solve with two contractions in registers (buffers and pair offsets
+    shift a tensor's addresses uniformly: no effect on the banks)."""
     src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'src', 'cuda', 'patch_layout.hpp')).read()
-    block = src[src.index('searched_layouts[] = {'):]
+    block = src[src.index('searched_layouts[] = {') + len('searched_layouts[] = {'):]
     block = re.sub(r'//[^\n]*', '', block[:block.index('};')])
-    ints = [int(v) for v in re.findall(r'-?\d+', block)]
+    entries, depth, start = [], 0, 0
+    for i, ch in enumerate(block):  # the top-level {...} entries
+        if ch == '{':
+            depth += 1
+            if depth == 1:
+                start = i
+        elif ch == '}':
+            depth -= 1
+            if depth == 0:
+                entries.append(block[start:i + 1])
     size = 4 + 6 * len(TENSORS) + 10 + 2
     out = {}
-    for e in range(0, len(ints) - len(ints) % size, size):
-        v = ints[e:e + size]
+    for e in entries:
+        v = [int(x) for x in re.findall(r'-?\d+', e)]
         t = {name: tuple(v[4 + 6 * i:4 + 6 * i + 4]) for i, name in enumerate(TENSORS)}
-        out[(v[0], v[1])] = (t, tuple(v[4 + 6 * len(TENSORS):4 + 6 * len(TENSORS) + 10]))
+        out[(v[0], v[1], v[size] if len(v) > size else 0)] = (t, tuple(v[4 + 6 * len(TENSORS):4 + 6 * len(TENSORS) + 10]))
     return out
 STAGES = ['gather', 'residual x', 'residual y', 'residual z', 'solve x', 'solve y', 'solve z', 'solve x', 'solve y', 'solve z']
 
 
 class Kernel:
-    def __init__(self, k, precision):
+    def __init__(self, k, precision, fused_solve=True):
         self.k, self.n, self.m = k, 2 * k + 1, 2 * k - 1
         self.T, self.P, self.packed, self.blocks = SHAPES[(k, precision)]
         self.word = 8 if precision == 'double' else 4
@@ -81,6 +91,15 @@ class Kernel:
                        ('lines', (1, 2), (m, m), 'S2', m, 'S3', m),
                        ('lines', (0, 2), (m, m), 'S3', m, 'S4', m),
                        ('plane', (0, 1), (m, m), 'S4', m, None, 0)]
+        if fused_solve:
+            # tuning.hpp fused_solve: S^T_z in the residual's z stage, the y line's S^T, 1 / lambda
+            # and S in registers; the stages keep their swap indices (6 and 8 unused)
+            self.stages[5] = ('lines', (0, 2), (m, m), 'S0', m, 'S1', m)
+            self.stages[6] = ('none', None, None, None, 0, None, 0)
+            self.stages[7] = ('lines', (1, 2), (m, m), 'S1', m, 'S2', m)
+            self.stages[8] = ('none', None, None, None, 0, None, 0)
+            self.stages[9] = ('plane', (0, 1), (m, m), 'S2', m, None, 0)
+        self.tensors = TENSORS[:7] if fused_solve else TENSORS
         mats = 2 * m * n + 2 * m * m + m
         per_sm = 228 * 1024 // self.blocks - 1024 - 8 * self.P - 8  # bytes a block may use
         self.budget = per_sm // self.word - mats  # elements for the tensors
@@ -129,6 +148,8 @@ class Kernel:
     def ideal(self):
         total = 0
         for s, (kind, axes, UW, tin, nin, tout, nout) in enumerate(self.stages):
+            if kind == 'none':
+                continue
             for row in self.thread_maps(kind, UW[0], UW[1], False):
                 for w0 in range(0, len(row), 32):
                     active = sum(e is not None for e in row[w0:w0 + 32])
@@ -148,7 +169,7 @@ class Kernel:
     def score(self, layout, swaps):
         """Wavefronts per block of every stage's loads and stores, and per tensor."""
         per = {}
-        for t in TENSORS:
+        for t in self.tensors:
             sx, sy, sz, ps = layout[t]
             w, r = self.writer_reader(t)
             per[t] = (self.access(w, (sx, sy, sz), ps, swaps[w], 'write'), self.access(r, (sx, sy, sz), ps, swaps[r], 'read'))
@@ -194,7 +215,7 @@ def search(kernels):
     """Minimize the summed wavefronts of `kernels` (one per precision) over layouts and swaps."""
     P = kernels[0].P
     tables = {}
-    for t in TENSORS:
+    for t in kernels[0].tensors:
         w, r = kernels[0].writer_reader(t)
         cands = list(kernels[0].candidates(t))
         for sw in (0, 1):
@@ -207,17 +228,17 @@ def search(kernels):
                     items.append((wf, (P - 1) * ps + rec, (st, ps)))
                 tables[(t, sw, sr)] = pareto(items)
     budget = min(kk.budget for kk in kernels)
-    region = {t: 'AB'[i % 2] for i, t in enumerate(TENSORS)}
+    region = {t: 'AB'[i % 2] for i, t in enumerate(kernels[0].tensors)}
     best = None
     for swaps in itertools.product((0, 1), repeat=8):
         sw = (0,) + swaps + (0,)
-        lists = {t: tables[(t, sw[kernels[0].writer_reader(t)[0]], sw[kernels[0].writer_reader(t)[1]])] for t in TENSORS}
-        for capA in sorted({s for t in TENSORS if region[t] == 'A' for _, s, _ in lists[t]}):
+        lists = {t: tables[(t, sw[kernels[0].writer_reader(t)[0]], sw[kernels[0].writer_reader(t)[1]])] for t in kernels[0].tensors}
+        for capA in sorted({s for t in kernels[0].tensors if region[t] == 'A' for _, s, _ in lists[t]}):
             capB = budget - capA
             if capB <= 0:
                 break
             choice = {}
-            for t in TENSORS:
+            for t in kernels[0].tensors:
                 cap = capA if region[t] == 'A' else capB
                 choice[t] = next((c for c in lists[t] if c[1] <= cap), None)
             if any(c is None for c in choice.values()):
@@ -232,7 +253,7 @@ def show(kk, name, layout, swaps):
     per = kk.score(layout, swaps)
     total = sum(a + b for a, b in per.values())
     print(f'  {name}: {total} wavefronts per block (ideal {kk.ideal()}, {total / kk.ideal():.2f}x)')
-    for t in TENSORS:
+    for t in kk.tensors:
         print(f'    {t:3s} strides {layout[t][:3]} patch stride {layout[t][3]}: written {per[t][0]}, read {per[t][1]}')
     return total
 
@@ -242,33 +263,37 @@ def main():
     ap.add_argument('--degree', type=int, default=3, choices=(2, 3, 4))
     ap.add_argument('--precision', default='float', choices=('float', 'double', 'both'))
     ap.add_argument('--search', action='store_true')
+    ap.add_argument('--six-stage-solve', action='store_true', help='the local solve with all six contractions through shared memory (-DVPATCH_FUSED_SOLVE=0)')
     a = ap.parse_args()
     precs = ['float', 'double'] if a.precision == 'both' else [a.precision]
-    kernels = [Kernel(a.degree, p) for p in precs]
+    kernels = [Kernel(a.degree, p, not a.six_stage_solve) for p in precs]
     for kk, p in zip(kernels, precs):
         print(f'3D k = {a.degree}, {p}: {kk.T} threads x {kk.P} patches{" (packed)" if kk.packed else ""}, '
               f'tensor budget {kk.budget} elements ({kk.blocks} blocks per SM)')
         show(kk, 'compact default', *kk.default_layout())
         shipped = shipped_layouts()
-        key = next((key for key in ((a.degree, ('float', 'double').index(p)), (a.degree, -1)) if key in shipped), None)
+        regs = 0 if a.six_stage_solve else 1
+        key = next((key for key in ((a.degree, ('float', 'double').index(p), regs), (a.degree, -1, regs)) if key in shipped), None)
         if key:
             show(kk, 'shipped (src/cuda/patch_layout.hpp)', *shipped[key])
     if not a.search:
         return
     (total, swaps, choice), region = search(kernels)
-    layout = {t: choice[t][2][0] + (choice[t][2][1],) for t in TENSORS}
-    sizes = {r: max(choice[t][1] for t in TENSORS if region[t] == r) for r in 'AB'}
+    tens = kernels[0].tensors
+    layout = {t: choice[t][2][0] + (choice[t][2][1],) for t in tens}
+    sizes = {r: max(choice[t][1] for t in tens if region[t] == r) for r in 'AB'}
     print(f'search: {total} wavefronts per block summed over {", ".join(precs)}; buffers A {sizes["A"]} + B {sizes["B"]} elements')
     for kk, p in zip(kernels, precs):
         show(kk, f'found ({p})', layout, swaps)
     prec = {'float': 0, 'double': 1, 'both': -1}[a.precision]
     rows = []
-    for t in TENSORS:
-        st, ps = layout[t][:3], layout[t][3]
+    for t in TENSORS:  # (the tensors a layout does not use repeat the last one's entry)
+        u = t if t in layout else tens[-1]
+        st, ps = layout[u][:3], layout[u][3]
         pair = kernels[0].tensor_size(t, st) // 2 if t in kernels[0].pair else 0
-        rows.append(f'{{{st[0]}, {st[1]}, {st[2]}, {ps}, {"AB".index(region[t])}, {pair}}}')
+        rows.append(f'{{{st[0]}, {st[1]}, {st[2]}, {ps}, {"AB".index(region[u])}, {pair}}}')
     print('patch_layout.hpp, searched_layouts[]:')
-    print(f'  {{{a.degree}, {prec}, {kernels[0].T}, {kernels[0].P}, {{{", ".join(rows)}}}, {{{", ".join(str(s) for s in swaps)}}}, {sizes["A"]}, {sizes["B"]}}},')
+    print(f'  {{{a.degree}, {prec}, {kernels[0].T}, {kernels[0].P}, {{{", ".join(rows)}}}, {{{", ".join(str(s) for s in swaps)}}}, {sizes["A"]}, {sizes["B"]}{"" if a.six_stage_solve else ", 1"}}},')
 
 
 if __name__ == '__main__':

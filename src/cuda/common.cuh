@@ -322,6 +322,28 @@ using Int = std::integral_constant<int, V>;
 struct WholeLineBody {};
 template <typename Body>
 inline constexpr bool is_whole_line = std::is_base_of_v<WholeLineBody, Body>;
+// A whole-line body that also takes the line's place: line(in, acc, a, b, g) with (a, b) the
+// line's free coordinates in contract_lines (a: y of an x line, x of a y line; b: z) and
+// (x, y) of a z column, g its group. LineAt wraps a callable of those arguments.
+struct WholeLineBodyAt : WholeLineBody {};
+template <typename F>
+struct LineAt : WholeLineBodyAt {
+  F f;
+  __device__ explicit LineAt(F body) : f(body) {}
+  template <typename In, typename Acc>
+  __device__ __forceinline__ void line(const In &in, Acc &acc, int a, int b, int g) const
+  {
+    f(in, acc, a, b, g);
+  }
+};
+template <typename F>
+LineAt(F) -> LineAt<F>;
+template <typename Body, typename In, typename Acc>
+__device__ __forceinline__ void whole_line(const Body &body, const In &in, Acc &acc, int a, int b, int g)
+{
+  if constexpr (std::is_base_of_v<WholeLineBodyAt, Body>) body.line(in, acc, a, b, g);
+  else body.line(in, acc);
+}
 
 // The contraction index loop of contract() along z and of contract_lines(): calls
 // step(k, Int<r0>, Int<r1>) for every input k = 0..NE-1 with the rows [r0, r1) that input
@@ -459,6 +481,22 @@ __device__ __forceinline__ void contract_evenodd(const Matrix *A, const Number (
   }
 }
 
+// out[r][0] = sum_k A[r m + k] in[k] on one line in registers: even-odd where EO is on,
+// else the plain m x m product.
+template <typename EO, int m, typename Matrix, typename Number>
+__device__ __forceinline__ void contract_in_registers(const Matrix *A, const Number (&in)[m], Number (&out)[m][1])
+{
+  if constexpr (EO::on) contract_evenodd<EO>(A, in, out);
+  else
+#pragma unroll
+    for (int r = 0; r < m; ++r) {
+      Number acc = Number(0);
+#pragma unroll
+      for (int k = 0; k < m; ++k) acc += A[r * m + k] * in[k];
+      out[r][0] = acc;
+    }
+}
+
 template <int dir, int E0, int E1, int E2, int NR, int NM, int NI, int NV, bool Padded, int N, int T, bool InPlace, int G, int S,
           bool Packed, bool Band, typename In, typename Out, bool Swap, int MS, typename EO, typename Matrix, typename Number,
           typename Body, typename Store>
@@ -555,7 +593,7 @@ __device__ __forceinline__ void contract_plane(int tid, const Matrix *const (&ma
         for (int j = 0; j < NI; ++j)
 #pragma unroll
           for (int k = 0; k < NE; ++k) in[j][k] = ins[j][In::at(g, x, y, k)];
-        body.line(in, acc);
+        whole_line(body, in, acc, x, y, g);
       }
     } else if constexpr (EO::on) {
       static_assert(NE == O2 && ME == NE, "contract: even-odd along z takes a square matrix");
@@ -639,7 +677,7 @@ __device__ __forceinline__ void contract_lines(int tid, const Matrix *const (&ma
         for (int j = 0; j < NI; ++j)
 #pragma unroll
           for (int k = 0; k < NE; ++k) in[j][k] = ins[j][in0 + k * in_step];
-        body.line(in, acc);
+        whole_line(body, in, acc, a, b, g);
       }
     } else if constexpr (EO::on) {
       static_assert(NE == NR, "contract_lines: even-odd takes a square matrix");

@@ -63,20 +63,27 @@ constexpr PatchLayout default_patch_layout(int n, int m, bool padded, int sizeA,
 // the second and fourth), and u, v no longer overwrite a, c. Wavefronts per block of the
 // loads and stores, compact default -> searched (ideal): k = 2 (float and double alike)
 // 619 -> 449 (319) float, 1224 -> 698 (576) double; k = 3 (both) 1148 -> 806 (680),
-// 2030 -> 1392 (1288); k = 4 float 1367 -> 774 (737); k = 4 double 1080 -> 728 (728).
+// 2030 -> 1392 (1288); k = 4 float 1367 -> 774 (737); k = 4 double 1080 -> 728 (728). With
+// two of the solve's contractions in registers (tuning.hpp fused_solve), compact -> searched
+// (ideal): k = 2 559 -> 413 (283), 1092 -> 638 (516); k = 3 1028 -> 726 (600), 1790 -> 1232
+// (1128); k = 4 float 1143 -> 662 (625), double 884 -> 616 (616).
 // -DVPATCH_TUNED_LAYOUT=0 keeps the compact default everywhere.
 #ifndef VPATCH_TUNED_LAYOUT
 #define VPATCH_TUNED_LAYOUT -1
 #endif
 // A layout printed by bench/bank_conflicts.py --search for a launch shape (threads per
 // patch, patches per block): per tensor {sx, sy, sz, ps, buffer, pair} (buffer 0: A, 1: B,
-// which starts a_size elements after A), the stages' swaps (0/1) and B's size.
+// which starts a_size elements after A), the stages' swaps (0/1) and B's size, and the local
+// solve it was searched for: 0 all six contractions through shared memory, 1 two of them in
+// registers (tuning.hpp fused_solve: the stages S^T x, y line, S x, S z read the residual,
+// Solve0, +1, +2; the entries of Solve0 + 3, 4 and the swaps of stages 6 and 8 are unused).
 struct SearchedLayout {
   int degree, precision; // precision: 0 float, 1 double, -1 both
   int threads, patches;
   int t[NumPatchTensors][6];
   int swap[NumPatchStages];
   int a_size, b_size;
+  int registers;
 };
 inline constexpr SearchedLayout searched_layouts[] = {
   {2, -1, 15, 8,
@@ -96,26 +103,44 @@ inline constexpr SearchedLayout searched_layouts[] = {
    {{1, 9, 81, 729, 0, 0}, {1, 63, 7, 1134, 1, 567}, {7, 1, 49, 882, 0, 441}, {1, 7, 49, 343, 1, 0}, {1, 49, 7, 343, 0, 0},
     {7, 1, 49, 343, 1, 0}, {1, 7, 49, 343, 0, 0}, {1, 49, 7, 343, 1, 0}, {7, 1, 49, 343, 0, 0}},
    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 882, 1134},
+  // the same shapes for the solve with two contractions in registers (bench/bank_conflicts.py
+  // --search without --six-stage-solve); the entries of Solve0 + 3, 4 repeat Solve0 + 2's
+  {2, -1, 15, 8,
+   {{1, 5, 25, 125, 0, 0}, {25, 1, 5, 155, 1, 75}, {5, 18, 1, 111, 0, 51}, {1, 3, 33, 105, 1, 0}, {1, 33, 11, 99, 0, 0},
+    {1, 33, 11, 99, 1, 0}, {1, 3, 33, 105, 0, 0}, {1, 3, 33, 105, 0, 0}, {1, 3, 33, 105, 0, 0}},
+   {0, 0, 1, 0, 1, 1, 0, 1, 0, 0}, 1000, 1235, 1},
+  {3, -1, 25, 5,
+   {{1, 7, 49, 345, 0, 0}, {1, 35, 5, 509, 1, 245}, {1, 37, 5, 377, 0, 183}, {1, 5, 33, 185, 1, 0}, {5, 37, 1, 185, 0, 0},
+    {5, 37, 1, 185, 1, 0}, {1, 5, 33, 185, 0, 0}, {1, 5, 33, 185, 0, 0}, {1, 5, 33, 185, 0, 0}},
+   {0, 1, 0, 0, 1, 1, 0, 1, 0, 0}, 1874, 2526, 1},
+  {4, 0, 63, 2,
+   {{1, 9, 81, 729, 0, 0}, {81, 1, 9, 1143, 1, 567}, {9, 63, 1, 889, 0, 441}, {1, 7, 65, 465, 1, 0}, {7, 71, 1, 497, 0, 0},
+    {7, 71, 1, 497, 1, 0}, {1, 7, 65, 465, 0, 0}, {1, 7, 65, 465, 0, 0}, {1, 7, 65, 465, 0, 0}},
+   {0, 0, 1, 0, 1, 1, 0, 1, 0, 0}, 1771, 2277, 1},
+  {4, 1, 63, 1,
+   {{1, 9, 81, 729, 0, 0}, {1, 63, 7, 1134, 1, 567}, {7, 1, 49, 882, 0, 441}, {1, 7, 49, 343, 1, 0}, {1, 49, 7, 343, 0, 0},
+    {1, 49, 7, 343, 1, 0}, {1, 7, 49, 343, 0, 0}, {1, 7, 49, 343, 0, 0}, {1, 7, 49, 343, 0, 0}},
+   {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 882, 1134, 1},
 };
 // The entry for this 3D launch shape, or nullptr (then the compact default applies).
 constexpr const SearchedLayout *find_searched_layout(int dim, int degree, bool is_double, int threads, int patches,
-                                                     bool fused_by_lines)
+                                                     bool fused_by_lines, bool registers)
 {
   if (!fused_by_lines || dim != 3 || !tuned(VPATCH_TUNED_LAYOUT, 1)) return nullptr;
   for (const SearchedLayout &s : searched_layouts)
     if (s.degree == degree && (s.precision < 0 || s.precision == (is_double ? 1 : 0)) && s.threads == threads &&
-        s.patches == patches)
+        s.patches == patches && (s.registers != 0) == registers)
       return &s;
   return nullptr;
 }
-constexpr bool has_searched_layout(int dim, int degree, bool is_double, int threads, int patches, bool fused_by_lines)
+constexpr bool has_searched_layout(int dim, int degree, bool is_double, int threads, int patches, bool fused_by_lines, bool registers)
 {
-  return find_searched_layout(dim, degree, is_double, threads, patches, fused_by_lines) != nullptr;
+  return find_searched_layout(dim, degree, is_double, threads, patches, fused_by_lines, registers) != nullptr;
 }
-constexpr PatchLayout searched_patch_layout(int degree, bool is_double, int threads, int patches)
+constexpr PatchLayout searched_patch_layout(int degree, bool is_double, int threads, int patches, bool registers)
 {
   PatchLayout L{};
-  if (const SearchedLayout *f = find_searched_layout(3, degree, is_double, threads, patches, true)) {
+  if (const SearchedLayout *f = find_searched_layout(3, degree, is_double, threads, patches, true, registers)) {
     const SearchedLayout &s = *f;
     for (int i = 0; i < NumPatchTensors; ++i)
       L.t[i] = {s.t[i][0], s.t[i][1], s.t[i][2], s.t[i][3], s.t[i][4] ? s.a_size : 0, s.t[i][5]};

@@ -147,6 +147,9 @@ struct PatchPlan {
   static constexpr bool async = async_gathers(dim, k); // cp.async input gathers
   // the closure through registers (common.cuh, RegisterGather) instead of gather_box
   static constexpr bool register_gather = !padded && register_gathers(dim, k);
+  // two of the local solve's contractions in registers (tuning.hpp, fused_solve; the given
+  // residual's transform is written for the cp.async copy)
+  static constexpr bool solve_in_registers = lines && !register_gather && cuda::fused_solve(dim, k, is_double);
   static constexpr bool launch_mats = !padded && launch_matrices(dim, k, wide);
   static constexpr int launch_size = 2 * m * n + 2 * m * m;
   // the launch-constant matrices compiled in (h = 1) instead of passed
@@ -154,8 +157,8 @@ struct PatchPlan {
   static_assert(!lines || launch_mats, "PatchPlan: lines take the matrices as launch constants");
   using Matrices = LaunchMatrices<Number, launch_mats && !reference ? launch_size : 1>;
   // where each stage's tensor lies (after the matrices), and the thread map of each stage
-  static constexpr PatchLayout layout = has_searched_layout(dim, k, wide, T, P, V == SmootherKernel::Fused && lines)
-                                          ? searched_patch_layout(k, wide, T, P)
+  static constexpr PatchLayout layout = has_searched_layout(dim, k, wide, T, P, V == SmootherKernel::Fused && lines, solve_in_registers)
+                                          ? searched_patch_layout(k, wide, T, P, solve_in_registers)
                                           : default_patch_layout(n, m, padded, sizeA, halfB, per_patch, P);
   template <int tensor>
   using Map = TensorMap<layout.t[tensor].sx, layout.t[tensor].sy, layout.t[tensor].sz, layout.t[tensor].ps>;
@@ -211,6 +214,14 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   }
   constexpr bool Ln = Plan::lines;
   const Number *Mx = Ln ? Mz : Mr, *Kx = Ln ? Kz : Kr, *Sx = Ln ? Sz : S, *Stx = Ln ? Stz : St;
+  // the local solve's contractions with S^T and S (even-odd where Plan::evenodd)
+  using EOSt = std::conditional_t<Plan::evenodd, EvenOdd<eigenvector_odd_columns<k>(), true>, NoEvenOdd>;
+  using EOS = std::conditional_t<Plan::evenodd, EvenOdd<eigenvector_odd_columns<k>(), false>, NoEvenOdd>;
+  // With Plan::solve_in_registers the residual tensor r0 holds S^T_z r instead of r (but
+  // for the dense inverse, which takes r): the residual's z stage, or the given residual's
+  // copy, applies it to the thread's own z column (PatchPlan, tuning.hpp fused_solve).
+  constexpr bool Rz = Plan::solve_in_registers;
+  auto transpose_z = [&](const Elem(&col)[mz], Elem(&out)[mz][1]) { contract_in_registers<EOSt, mz>(Stz, col, out); };
   const int tid = threadIdx.x, pib = tid / T, t = tid % T;
   // The stage tensors of patch 0 (the contractions address patch g through the maps).
   Elem *const buf = reinterpret_cast<Elem *>(reinterpret_cast<unsigned char *>(sm) + Plan::tensors);
@@ -417,10 +428,24 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
         tid, {Mx, Kx}, {c0, a0}, SumOfTwoAndMass<Plan::chained>{},
         [&](const Elem *acc, int, int, int, int o, int) { u0[o] = acc[0]; v0[o] = acc[1]; });
       __syncthreads();
-      // r = rhs_I - M_2 u - K_2 v
-      contract<2, m, m, nz, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk, false, true, MapUV, MapR, lay.swap[ResidualZ]>(
-        tid, {Mz, Kz}, {u0, v0}, SumOfTwo<Plan::chained>{},
-        [&](const Elem *acc, int x, int y, int z, int o, int g) { r0[o] = residual(rhs_at(g, x, y, z), acc[0]); });
+      // r = rhs_I - M_2 u - K_2 v (Rz: S^T_z r, on the thread's column)
+      auto residual_z = [&](auto store) {
+        contract<2, m, m, nz, m, 2, 2, 1, Pd, n, T, false, P, PS, Pk, false, true, MapUV, MapR, lay.swap[ResidualZ]>(
+          tid, {Mz, Kz}, {u0, v0}, SumOfTwo<Plan::chained>{}, store);
+      };
+      if constexpr (Rz)
+        residual_z(ColumnStore{[&](const auto &acc, int x, int y, int g) {
+          Elem r[mz], s[mz][1];
+#pragma unroll
+          for (int z = 0; z < mz; ++z) r[z] = residual(rhs_at(g, x, y, z), acc[z][0]);
+          if (a.dense)
+#pragma unroll
+            for (int z = 0; z < mz; ++z) s[z][0] = r[z];
+          else transpose_z(r, s);
+#pragma unroll
+          for (int z = 0; z < mz; ++z) r0[MapR::at(g, x, y, z)] = s[z][0];
+        }});
+      else residual_z([&](const Elem *acc, int x, int y, int z, int o, int g) { r0[o] = residual(rhs_at(g, x, y, z), acc[0]); });
     }
   } else {
     // Given residual: r = rhs_I.
@@ -445,6 +470,18 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
         }
       }
       wait_copies<Plan::async>();
+      // Rz: S^T_z on the columns this thread copied (its own copies, landed: no barrier)
+      if constexpr (Rz)
+        if (!a.dense)
+          for (int p = t; p < m * m; p += T) {
+            const int xa = p % m, yb = p / m;
+            Elem col[mz], s[mz][1];
+#pragma unroll
+            for (int zc = 0; zc < mz; ++zc) col[zc] = r[MapR::at(0, xa, yb, zc)];
+            transpose_z(col, s);
+#pragma unroll
+            for (int zc = 0; zc < mz; ++zc) r[MapR::at(0, xa, yb, zc)] = s[zc][0];
+          }
     }
   }
   __syncthreads();
@@ -504,12 +541,12 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   // Fast diagonalization: (S x S x S) Lambda^{-1} (S^T x S^T x S^T) r.
   auto one = [](Elem *acc, const Number *mv, const Elem *iv) { acc[0] += mv[0] * iv[0]; };
   auto to = [](Elem *dst) { return [dst](const Elem *acc, int, int, int, int o, int) { dst[o] = acc[0]; }; };
-  auto divide_to = [&](Elem *dst) {
-    return [dst, lam, inverse](const Elem *acc, int x, int y, int z, int o, int) {
-      if constexpr (Plan::inverse_table) dst[o] = acc[0] * inverse[x + m * (y + m * z)];
-      else dst[o] = acc[0] / (lam[x] + lam[y] + (dim == 3 ? lam[z] : Number(0)));
-    };
+  // v / (lam_x + lam_y [+ lam_z]) at point (x, y, z)
+  auto divide = [lam, inverse](Elem v, int x, int y, int z) {
+    if constexpr (Plan::inverse_table) return v * inverse[x + m * (y + m * z)];
+    else return v / (lam[x] + lam[y] + (dim == 3 ? lam[z] : Number(0)));
   };
+  auto divide_to = [&](Elem *dst) { return [dst, divide](const Elem *acc, int x, int y, int z, int o, int) { dst[o] = divide(acc[0], x, y, z); }; };
   const Number solve_scale = Plan::reference ? a.solve_scale : Number(1);
   // out at the final stage's column (a read-modify-write there), during the local solve
   Elem old_col[mz];
@@ -522,8 +559,6 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   };
   const ColumnStore final_write{[&](const auto &acc, int x, int y, int g) { write_column(g, x, y, 0, acc, solve_scale, prefetched_old); }};
   constexpr int F = SolveStage0; // the local solve's stages: S^T x, S^T y, [S^T z,] S x, [S y,] last
-  using EOSt = std::conditional_t<Plan::evenodd, EvenOdd<eigenvector_odd_columns<k>(), true>, NoEvenOdd>;
-  using EOS = std::conditional_t<Plan::evenodd, EvenOdd<eigenvector_odd_columns<k>(), false>, NoEvenOdd>;
   contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapR, MapS0, lay.swap[F], 0, EOSt>(tid, {Stx}, {r0}, one, to(s0));
   __syncthreads();
   if constexpr (dim == 2) {
@@ -532,6 +567,23 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
     contract<0, m, m, 1, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, false, false, MapS1, MapS2>(tid, {S}, {s1}, one, to(s2));
     __syncthreads();
     contract<1, m, m, 1, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, false, false, MapS2>(tid, {S}, {s2}, one, final_write);
+  } else if constexpr (Rz) {
+    // r0 held S^T_z r, s0 = S^T_x S^T_z r. A y line: S^T_y, the division, S_y (the thread's
+    // own line, in registers); then S_x and, into out, S_z.
+    contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapS0, MapS1, lay.swap[F + 1]>(
+      tid, {Stx}, {s0}, LineAt{[&](const auto &in, auto &acc, int x, int z, int) {
+        Elem t[m][1], u[m];
+        contract_in_registers<EOSt, m>(Stx, in[0], t);
+#pragma unroll
+        for (int y = 0; y < m; ++y) u[y] = divide(t[y][0], x, y, z);
+        contract_in_registers<EOS, m>(Sx, u, acc);
+      }},
+      to(s1));
+    __syncthreads();
+    contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapS1, MapS2, lay.swap[F + 3], 0, EOS>(tid, {Sx}, {s1}, one, to(s2));
+    __syncthreads();
+    contract<2, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, false, false, MapS2, MapS2, lay.swap[F + 5], 0, EOS>(tid, {Sz}, {s2}, one,
+                                                                                                             final_write);
   } else {
     contract<1, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapS0, MapS1, lay.swap[F + 1], 0, EOSt>(tid, {Stx}, {s0}, one, to(s1));
     __syncthreads();

@@ -164,6 +164,9 @@
 #ifndef VPATCH_EVENODD
 #define VPATCH_EVENODD -1
 #endif
+#ifndef VPATCH_FUSED_SOLVE
+#define VPATCH_FUSED_SOLVE -1
+#endif
 #ifndef VPATCH_EVENODD_OPERATOR
 #define VPATCH_EVENODD_OPERATOR -1
 #endif
@@ -342,6 +345,22 @@ constexpr int patch_min_blocks_per_sm(int dim, int degree, bool is_double, bool 
 constexpr bool evenodd_solve(int dim, int degree, bool is_double)
 {
   return tuned(VPATCH_EVENODD, 1);
+}
+
+// Whether the 3D local solve (with its contractions by lines, line_contractions) takes two of
+// its six 1D contractions through registers instead of shared memory: S^T along z on the
+// residual's z column as the residual stage forms it (or on the given residual's column), and
+// S^T along y, the division by the eigenvalues and S along y on one y line. The directions
+// commute, so (S S S) Lambda^{-1} (S^T S^T S^T) is applied as z^T, x^T, (y^T, Lambda^{-1}, y),
+// x, z: four stages through shared memory instead of six, two barriers fewer per patch
+// (the searched layouts of patch_layout.hpp have entries for either form). H200, same call,
+// smoothing step GDoF/s, six stages -> registers (docs/results/calls_s56_h200.txt, call A):
+// Fused double k = 3 14.49 -> 15.30 (+5.6%), float k = 3 +2.8%, k = 2, 5, 6, 8 +2.8..+5.3%,
+// k = 4 +0.1 / +1.1%, k = 7 +0.8 / +1.4%; Boundary +2.8..+11.6%; Global (the given residual's
+// column then read and written once more) -4.2..+2.1%. -DVPATCH_FUSED_SOLVE=0/1 overrides.
+constexpr bool fused_solve(int dim, int degree, bool is_double)
+{
+  return dim == 3 && tuned(VPATCH_FUSED_SOLVE, 1);
 }
 
 // Whether the smoother's z-direction contractions (whose matrix entries are the same for
