@@ -95,12 +95,10 @@ inline KernelCost patch_cost(int dim, int k, SmootherKernel kernel, PatchResidua
     c += contract_cost(dir, m, m, mz, m, 1, 1, 1, s == stages - 1 ? 0 : 1, cm, ln, false, W, evenodd ? (s < dim ? 1 : 2) : 0);
   }
   if (ln && !register_gathers(dim, k) && fused_solve(dim, k, is_double)) {
-    // S^T_z on the residual's column and the y line's S^T, 1 / lambda, S in registers: the
-    // two stages' loads and stores leave shared memory; the given residual's column is read
-    // and written once more for its S^T_z
-    const bool given = !(mode == PatchResidual::Local && kernel != SmootherKernel::Global);
-    c.reads -= (given ? 1 : 2) * nint;
-    c.writes -= (given ? 1 : 2) * nint;
+    // S^T_z on the residual's (or the given residual's) column and the y line's S^T,
+    // 1 / lambda, S in registers: the two stages' loads and stores leave shared memory
+    c.reads -= 2 * nint;
+    c.writes -= 2 * nint;
   }
   c.reads += dim * nint / W;   // eigenvalues
   c.flops += dim * nint;       // (dim-1) adds and one division

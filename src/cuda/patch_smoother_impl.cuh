@@ -219,7 +219,7 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   using EOS = std::conditional_t<Plan::evenodd, EvenOdd<eigenvector_odd_columns<k>(), false>, NoEvenOdd>;
   // With Plan::solve_in_registers the residual tensor r0 holds S^T_z r instead of r (but
   // for the dense inverse, which takes r): the residual's z stage, or the given residual's
-  // copy, applies it to the thread's own z column (PatchPlan, tuning.hpp fused_solve).
+  // load, applies it to the thread's own z column (PatchPlan, tuning.hpp fused_solve).
   constexpr bool Rz = Plan::solve_in_registers;
   auto transpose_z = [&](const Elem(&col)[mz], Elem(&out)[mz][1]) { contract_in_registers<EOSt, mz>(Stz, col, out); };
   const int tid = threadIdx.x, pib = tid / T, t = tid % T;
@@ -458,6 +458,29 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
       given.load(t, a.rhs, interior, gy, gz, [&](int w, int, int) { return [ok = valid[w]](int) { return ok; }; });
       fill_inverse_table();
       given.store(t, r, [](int x, int y, int z) { return MapR::at(0, x, y, z); });
+    } else if constexpr (Rz) {
+      // The thread's z column through registers (its loads, then the inverse table while
+      // they are in flight), S^T_z (not for the dense inverse), one store per point.
+      static_assert(dim == 3, "patch_kernel: the solve in registers is 3D");
+      const int xa = t % m, yb = t / m;
+      Elem col[mz];
+      if (t < m * m)
+#pragma unroll
+        for (int w = 0; w < W; ++w) {
+          const Number *src = a.rhs + (valid[w] ? base[w] + (xa + 1) * gx + (yb + 1) * gy + gz : 0);
+#pragma unroll
+          for (int zc = 0; zc < mz; ++zc, src += gz) lane(col[zc], w) = valid[w] ? *src : Number(0);
+        }
+      fill_inverse_table();
+      if (t < m * m) {
+        Elem s[mz][1];
+        if (a.dense)
+#pragma unroll
+          for (int zc = 0; zc < mz; ++zc) s[zc][0] = col[zc];
+        else transpose_z(col, s);
+#pragma unroll
+        for (int zc = 0; zc < mz; ++zc) r[MapR::at(0, xa, yb, zc)] = s[zc][0];
+      }
     } else {
       fill_inverse_table();
       for (int p = t; p < m * m; p += T) { // a point (x, y) of the interior plane and its z column
@@ -470,18 +493,6 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
         }
       }
       wait_copies<Plan::async>();
-      // Rz: S^T_z on the columns this thread copied (its own copies, landed: no barrier)
-      if constexpr (Rz)
-        if (!a.dense)
-          for (int p = t; p < m * m; p += T) {
-            const int xa = p % m, yb = p / m;
-            Elem col[mz], s[mz][1];
-#pragma unroll
-            for (int zc = 0; zc < mz; ++zc) col[zc] = r[MapR::at(0, xa, yb, zc)];
-            transpose_z(col, s);
-#pragma unroll
-            for (int zc = 0; zc < mz; ++zc) r[MapR::at(0, xa, yb, zc)] = s[zc][0];
-          }
     }
   }
   __syncthreads();

@@ -356,8 +356,9 @@ constexpr bool evenodd_solve(int dim, int degree, bool is_double)
 // (the searched layouts of patch_layout.hpp have entries for either form). H200, same call,
 // smoothing step GDoF/s, six stages -> registers (docs/results/calls_s56_h200.txt, call A):
 // Fused double k = 3 14.49 -> 15.30 (+5.6%), float k = 3 +2.8%, k = 2, 5, 6, 8 +2.8..+5.3%,
-// k = 4 +0.1 / +1.1%, k = 7 +0.8 / +1.4%; Boundary +2.8..+11.6%; Global (the given residual's
-// column then read and written once more) -4.2..+2.1%. -DVPATCH_FUSED_SOLVE=0/1 overrides.
+// k = 4 +0.1 / +1.1%, k = 7 +0.8 / +1.4%; Boundary +2.8..+11.6%; with the given residual's
+// column loaded through registers (call C) Global -3.5..+5.3% (k = 4 -3.5 / -3.0%, the rest
+// -1.0..+5.3%) and Fused from zero +0.3..+7.9%. -DVPATCH_FUSED_SOLVE=0/1 overrides.
 constexpr bool fused_solve(int dim, int degree, bool is_double)
 {
   return dim == 3 && tuned(VPATCH_FUSED_SOLVE, 1);
