@@ -147,8 +147,8 @@ struct PatchPlan {
   static constexpr bool async = async_gathers(dim, k); // cp.async input gathers
   // the closure through registers (common.cuh, RegisterGather) instead of gather_box
   static constexpr bool register_gather = !padded && register_gathers(dim, k);
-  // two of the local solve's contractions in registers (tuning.hpp, fused_solve; the given
-  // residual's transform is written for the cp.async copy)
+  // two of the local solve's contractions in registers (tuning.hpp, fused_solve; not with
+  // register_gather, whose given residual, 2D, takes no S^T_z)
   static constexpr bool solve_in_registers = lines && !register_gather && cuda::fused_solve(dim, k, is_double);
   static constexpr bool launch_mats = !padded && launch_matrices(dim, k, wide);
   static constexpr int launch_size = 2 * m * n + 2 * m * m;
@@ -570,6 +570,7 @@ __global__ void __launch_bounds__(PatchPlan<dim, k, Number, V>::T *PatchPlan<dim
   };
   const ColumnStore final_write{[&](const auto &acc, int x, int y, int g) { write_column(g, x, y, 0, acc, solve_scale, prefetched_old); }};
   constexpr int F = SolveStage0; // the local solve's stages: S^T x, S^T y, [S^T z,] S x, [S y,] last
+                                 // (Rz: F, F + 1, F + 3, F + 5 with their swaps)
   contract<0, m, m, mz, m, 1, 1, 1, Pd, n, T, false, P, PS, Pk, Ln, false, MapR, MapS0, lay.swap[F], 0, EOSt>(tid, {Stx}, {r0}, one, to(s0));
   __syncthreads();
   if constexpr (dim == 2) {
