@@ -2,10 +2,13 @@
 """Shared-memory bank conflicts of the 3D smoother kernel (patch_kernel, Fused, k = 2..4 with
 contractions by lines), simulated; and a search for tensor layouts without them.
 
-The kernel runs ten stages per patch: the closure gather, the residual's x and y contractions
-by lines and its z contraction as a plane walk, and the local solve's six contractions (x, y
-by lines, z as a plane walk, twice). Each stage reads one tensor and writes the next (a | c
-and u | v are pairs of tensors). A tensor's placement (src/cuda/patch_layout.hpp) is its
+The kernel runs eight stages per patch: the closure gather, the residual's x and y
+contractions by lines and its z contraction as a plane walk (which also applies the local
+solve's S^T along z to the thread's column), then the local solve's x^T lines, y lines (S^T,
+1 / lambda, S in registers), x lines and the final z plane walk (tuning.hpp fused_solve);
+with --six-stage-solve the ten stages of the local solve with six contractions through shared
+memory (x, y by lines, z as a plane walk, twice). Each stage reads one tensor and writes the
+next (a | c and u | v are pairs of tensors). A tensor's placement (src/cuda/patch_layout.hpp) is its
 element strides (sx, sy, sz) and the distance ps between the tensors of consecutive patches
 of a block; a stage's thread map puts its two free coordinates on the threads of a patch,
 one of them fastest (Swap). For every load and store instruction of a stage this replays
@@ -18,6 +21,7 @@ plane stages.)
   bench/bank_conflicts.py --degree 3 --precision float            # score the compact default and
                                                                    # the shipped layout (patch_layout.hpp)
   bench/bank_conflicts.py --degree 3 --precision both --search     # search (float + double)
+  bench/bank_conflicts.py --degree 3 --precision both --six-stage-solve   # the same for -DVPATCH_FUSED_SOLVE=0
 
 The search gives every tensor the strides and patch stride (mod 32: the padding of its
 rows, planes and patch records) and every stage the thread map that minimize the block's
