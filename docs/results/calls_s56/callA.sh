@@ -25,21 +25,4 @@ for round in 1 2; do for lib in new six; do
   if [ $lib = new ]; then L=$PWD/build-cuda; else L=$PWD/build-tune/six; fi
   LD_LIBRARY_PATH=$L:$LD_LIBRARY_PATH timeout 150 $B --dim 3 --kmin 2 --kmax 8 --ops smooth_fused,smooth_boundary,smooth_fused_zero,smooth_global --csv $OUT/ab_${lib}_$round.csv > /dev/null 2>&1; echo "bench $lib round $round rc=$?"
 done; done
-python3 - "$OUT" <<'PY'
-import csv, sys, glob
-out = sys.argv[1]
-best = {}
-for f in glob.glob(out + '/ab_*.csv'):
-    lib = f.split('/')[-1].split('_')[1]
-    for r in csv.DictReader(open(f)):
-        key = (int(r['k']), r['precision'], r['operation'])
-        v = float(r['gdofs_per_s'])
-        best.setdefault(key, {})
-        if v > best[key].get(lib, (0, 0))[0]:
-            best[key][lib] = (v, r['roofline_pct'])
-print('k precision operation: six-stage -> registers GDoF/s (change), roofline % of the new row')
-for key in sorted(best):
-    b = best[key]
-    if 'new' in b and 'six' in b:
-        print(f'{key[0]} {key[1]:6s} {key[2]:22s} {b["six"][0]:7.3f} -> {b["new"][0]:7.3f} ({100 * (b["new"][0] / b["six"][0] - 1):+5.1f}%)  {b["new"][1]}%')
-PY
+python3 docs/results/calls_s56/ab_table.py "$OUT" six new

@@ -25,20 +25,4 @@ for round in 1 2; do for lib in new prev six; do
   if [ $lib = new ]; then L=$PWD/build-cuda; else L=$PWD/build-tune/$lib; fi
   LD_LIBRARY_PATH=$L:$LD_LIBRARY_PATH timeout 120 $B --dim 3 --kmin 2 --kmax 8 --ops smooth_fused,smooth_fused_zero,smooth_global --csv $OUT/ab_${lib}_$round.csv > /dev/null 2>&1; echo "bench $lib round $round rc=$?"
 done; done
-python3 - "$OUT" <<'PY'
-import csv, sys, glob
-out = sys.argv[1]
-best = {}
-for f in glob.glob(out + '/ab_*.csv'):
-    lib = f.split('/')[-1].split('_')[1]
-    for r in csv.DictReader(open(f)):
-        key = (int(r['k']), r['precision'], r['operation'])
-        v = float(r['gdofs_per_s'])
-        if v > best.setdefault(key, {}).get(lib, 0):
-            best[key][lib] = v
-print('k precision operation: six-stage / call A / this library GDoF/s (this against call A, against six stages)')
-for key in sorted(best):
-    b = best[key]
-    if len(b) == 3:
-        print(f'{key[0]} {key[1]:6s} {key[2]:18s} {b["six"]:7.3f} / {b["prev"]:7.3f} / {b["new"]:7.3f} ({100 * (b["new"] / b["prev"] - 1):+5.1f}%, {100 * (b["new"] / b["six"] - 1):+5.1f}%)')
-PY
+python3 docs/results/calls_s56/ab_table.py "$OUT" six prev new
