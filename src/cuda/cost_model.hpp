@@ -94,7 +94,7 @@ inline KernelCost patch_cost(int dim, int k, SmootherKernel kernel, PatchResidua
     const int dir = s % dim;
     c += contract_cost(dir, m, m, mz, m, 1, 1, 1, s == stages - 1 ? 0 : 1, cm, ln, false, W, evenodd ? (s < dim ? 1 : 2) : 0);
   }
-  if (ln && !register_gathers(dim, k) && fused_solve(dim, k, is_double)) {
+  if (kernel != SmootherKernel::Basic && solve_in_registers(dim, k, wide)) {
     // S^T_z on the residual's (or the given residual's) column and the y line's S^T,
     // 1 / lambda, S in registers: the two stages' loads and stores leave shared memory
     c.reads -= 2 * nint;

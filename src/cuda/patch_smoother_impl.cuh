@@ -147,9 +147,8 @@ struct PatchPlan {
   static constexpr bool async = async_gathers(dim, k); // cp.async input gathers
   // the closure through registers (common.cuh, RegisterGather) instead of gather_box
   static constexpr bool register_gather = !padded && register_gathers(dim, k);
-  // two of the local solve's contractions in registers (tuning.hpp, fused_solve; not with
-  // register_gather, whose given residual, 2D, takes no S^T_z)
-  static constexpr bool solve_in_registers = lines && !register_gather && cuda::fused_solve(dim, k, is_double);
+  // two of the local solve's contractions in registers (tuning.hpp, solve_in_registers)
+  static constexpr bool solve_in_registers = !padded && cuda::solve_in_registers(dim, k, wide);
   static constexpr bool launch_mats = !padded && launch_matrices(dim, k, wide);
   static constexpr int launch_size = 2 * m * n + 2 * m * m;
   // the launch-constant matrices compiled in (h = 1) instead of passed

@@ -488,6 +488,15 @@ constexpr bool register_gathers(int dim, int degree)
   return tuned(VPATCH_REGISTER_GATHER, dim == 2);
 }
 
+// Whether the smoother kernels of compact layouts (not Basic) run the local solve with two
+// contractions in registers (fused_solve): where their contractions run by lines, and not with
+// register_gathers, whose given residual (2D) takes no S^T_z. (`wide`: the element size, as for
+// line_contractions.)
+constexpr bool solve_in_registers(int dim, int degree, bool wide)
+{
+  return line_contractions(dim, degree, wide) && !register_gathers(dim, degree) && fused_solve(dim, degree, wide);
+}
+
 // Whether the smoother kernel (compact layouts) loads each thread's column of the right-hand
 // side while the closure's copies are in flight (rhs) and its column of the output during
 // the local solve (out), instead of where the residual and the final write use them: the

@@ -31,7 +31,7 @@ int main()
         const int n = 2 * k + 1, m = 2 * k - 1, P = patches_per_block(3, k, dbl);
         const int plane = patch_thread_plane(3, k, dbl), T = plane == ClosurePlane ? n * n : plane == ResidualPlane ? m * n : m * m;
         const bool lines = launch_matrices(3, k, dbl) && line_contractions(3, k, dbl);
-        const bool kernel_regs = lines && !register_gathers(3, k) && fused_solve(3, k, dbl); // PatchPlan::solve_in_registers
+        const bool kernel_regs = solve_in_registers(3, k, dbl); // PatchPlan::solve_in_registers
         if (!has_searched_layout(3, k, dbl, T, P, lines, regs)) {
           if (regs != kernel_regs) continue; // a layout for the solve the kernel does not run: optional
           std::printf("FAIL: 3D k = %d %s: no searched layout for %d threads x %d patches, %s (rerun bench/bank_conflicts.py --search)\n",
