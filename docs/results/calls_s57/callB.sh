@@ -20,3 +20,8 @@ for k in ('1', '3'):
         print('  k=%s speedup %.3f' % (k, float(t[(k, 'double')]['solve_s']) / float(t[(k, 'mixed')]['solve_s'])))
 P
 done
+# the kernels' racecheck, which call A's 540 s cut: 3D k = 3, 7 and 2D k = 3 (--quick)
+K=build-cuda/tests/gpu/test_kernels_cuda
+for dk in "3 3" "3 7" "2 3"; do set -- $dk
+  timeout 120 compute-sanitizer --tool racecheck --error-exitcode 9 $K --quick --dim $1 --degree $2 > $OUT/race_$1_$2.txt 2>&1; echo "racecheck dim $1 k=$2 rc=$? $(grep -E 'RACECHECK SUMMARY' $OUT/race_$1_$2.txt | tail -1) $(grep -E 'passed' $OUT/race_$1_$2.txt | tail -1)"
+done
