@@ -7,6 +7,7 @@ static const char help[] = "Solves -Laplace u = f on [0,1]^d, u = prod_i sin(pi 
                            "  -rhs <sine|one|exp> f for u = prod sin(pi x_i) (default; L2 error reported), f = 1, or\n"
                            "                    u = exp(x + 2y [+ z/2]) with its nonzero boundary values (L2 error reported)\n"
                            "  -fmg              full multigrid first (paper Algorithm 2.2; needs -pc_type vpatchmg), then the Krylov solve\n"
+                           "                    (in the solve: -ksp_guess_type vpatchfmg, the same from the options database)\n"
                            "  -repeat <n>       solve n times (each from scratch), report the fastest solve\n"
                            "  -view_solution    print the solution vector\n"
                            "Any -ksp_* and -pc_* option applies, e.g. -ksp_type cg -pc_type jacobi, or\n"

@@ -89,3 +89,7 @@ PETSC_EXTERN PetscErrorCode PCVPatchMGSetSymmetricCycle(PC pc, PetscBool on);
    smooth lift of them (the transfinite interpolant of the boundary faces), which vanishes on
    the boundary as the nested iteration's coarse solutions do, and adds the lift back. */
 PETSC_EXTERN PetscErrorCode PCVPatchMGApplyFull(PC pc, Vec b, Vec y);
+/* The same as a KSP's initial guess (-ksp_guess_type vpatchfmg, or KSPGetGuess and
+   KSPGuessSetType): each KSPSolve starts from the full multigrid of the KSP's PC, which must be
+   PCVPATCHMG; with KSPRICHARDSON this is paper Algorithm 2.2. */
+#define KSPGUESSVPATCHFMG "vpatchfmg"

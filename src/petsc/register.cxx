@@ -10,6 +10,7 @@
 
 PETSC_EXTERN PetscErrorCode PCCreate_VPatch(PC);
 PETSC_EXTERN PetscErrorCode PCCreate_VPatchMG(PC);
+PETSC_EXTERN PetscErrorCode KSPGuessCreate_VPatchFMG(KSPGuess);
 
 namespace vpatch {
 Events events;
@@ -68,6 +69,7 @@ PetscErrorCode VPatchInitializePackage(void)
   PetscCall(PetscLogEventRegister("VPatchLift", classid, &events.lift));
   PetscCall(PCRegister(PCVPATCH, PCCreate_VPatch));
   PetscCall(PCRegister(PCVPATCHMG, PCCreate_VPatchMG));
+  PetscCall(KSPGuessRegister(KSPGUESSVPATCHFMG, KSPGuessCreate_VPatchFMG));
   PetscCall(PetscRegisterFinalize(Finalize));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -118,9 +118,10 @@ struct Problem {
   }
 };
 
-// Whether PCView's ASCII output contains text (written to a file by rank 0, which reads it:
-// the PCs view only into ASCII viewers).
-static PetscErrorCode ViewContains(PC pc, const char *text, bool *found)
+// Whether the ASCII output of view(object) contains text (written to a file by rank 0, which
+// reads it: the PCs view only into ASCII viewers).
+template <typename Object>
+static PetscErrorCode ViewContains(Object o, PetscErrorCode (*view)(Object, PetscViewer), const char *text, bool *found)
 {
   PetscViewer v;
   PetscMPIInt size, rank;
@@ -131,7 +132,7 @@ static PetscErrorCode ViewContains(PC pc, const char *text, bool *found)
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(PetscSNPrintf(name, sizeof(name), "mg_api_view_np%d.txt", (int)size));
   PetscCall(PetscViewerASCIIOpen(PETSC_COMM_WORLD, name, &v));
-  PetscCall(PCView(pc, v));
+  PetscCall(view(o, v));
   PetscCall(PetscViewerDestroy(&v));
   if (rank == 0) {
     std::ifstream f(name);
@@ -145,6 +146,8 @@ static PetscErrorCode ViewContains(PC pc, const char *text, bool *found)
   *found = yes;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+static PetscErrorCode ViewContains(PC pc, const char *text, bool *found) { return ViewContains(pc, PCView, text, found); }
 
 // 1. The local solver changed after a solve; mode 0: setter, 1: options.
 static PetscErrorCode CheckSolverChange(const Problem &p, PCType type, int mode)
@@ -1145,6 +1148,98 @@ static PetscErrorCode CheckSameCycleAsPCMG(const Problem &p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// 18. The KSPGuess of full multigrid (-ksp_guess_type vpatchfmg): KSPRichardson from it equals
+// PCVPatchMGApplyFull, then KSPSolve from that nonzero guess (paper Algorithm 2.2) in iterations
+// and solution, in both precisions, set through the API and through the options database (the
+// KSP's view names it); FGMRES from it takes no more iterations than from zero; on a KSP whose
+// PC is not PCVPATCHMG, KSPSolve stops with PETSC_ERR_ARG_INCOMP.
+static PetscErrorCode CheckFullMultigridGuess(const Problem &p)
+{
+  char what[400];
+  PetscFunctionBegin;
+  for (PCVPatchMGPrecision precision : {PC_VPATCHMG_SINGLE, PC_VPATCHMG_DOUBLE}) {
+    KSP ka, kb, kc;
+    PC pc;
+    KSPGuess guess;
+    KSPGuessType type;
+    Vec xa;
+    PetscInt its[3];
+    PetscReal d[2];
+    bool viewed;
+    // a: full multigrid by hand, then the solve from it
+    PetscCall(p.ksp(KSPRICHARDSON, PCVPATCHMG, nullptr, &ka));
+    PetscCall(KSPGetPC(ka, &pc));
+    PetscCall(PCVPatchMGSetPrecision(pc, precision));
+    PetscCall(KSPSetInitialGuessNonzero(ka, PETSC_TRUE));
+    PetscCall(PCVPatchMGApplyFull(pc, p.b, p.x));
+    PetscCall(KSPSolve(ka, p.b, p.x));
+    PetscCall(KSPGetIterationNumber(ka, &its[0]));
+    PetscCall(VecDuplicate(p.x, &xa));
+    PetscCall(VecCopy(p.x, xa));
+    // b: the guess through the API, from a zero x (Problem::solve zeroes it)
+    PetscCall(p.ksp(KSPRICHARDSON, PCVPATCHMG, nullptr, &kb));
+    PetscCall(KSPGetPC(kb, &pc));
+    PetscCall(PCVPatchMGSetPrecision(pc, precision));
+    PetscCall(KSPGetGuess(kb, &guess));
+    PetscCall(KSPGuessSetType(guess, KSPGUESSVPATCHFMG));
+    PetscCall(p.solve(kb, &its[1]));
+    PetscCall(RelDiff(p.x, xa, &d[0]));
+    // c: through the options database
+    PetscCall(PetscOptionsInsertString(nullptr, "-fmgguess_ksp_guess_type vpatchfmg"));
+    PetscCall(p.ksp(KSPRICHARDSON, PCVPATCHMG, "fmgguess_", &kc));
+    PetscCall(KSPGetPC(kc, &pc));
+    PetscCall(PCVPatchMGSetPrecision(pc, precision));
+    PetscCall(KSPSetFromOptions(kc));
+    PetscCall(KSPGetGuess(kc, &guess));
+    PetscCall(KSPGuessGetType(guess, &type));
+    PetscCall(p.solve(kc, &its[2]));
+    PetscCall(RelDiff(p.x, xa, &d[1]));
+    PetscCall(ViewContains(kc, KSPView, "full multigrid of the KSP's vpatchmg", &viewed));
+    PetscCall(ClearOptions("-fmgguess_ksp_guess_type vpatchfmg"));
+    PetscCall(PetscSNPrintf(what, sizeof(what),
+                            "KSPGuess %s, %s precision: Richardson %d iterations by PCVPatchMGApplyFull then KSPSolve, %d and %d from the guess (API, options: type %s, "
+                            "KSPView %s); solutions differ by %.1e, %.1e relative",
+                            KSPGUESSVPATCHFMG, PCVPatchMGPrecisions[precision], (int)its[0], (int)its[1], (int)its[2], type ? type : "none",
+                            viewed ? "names it" : "does not name it", (double)d[0], (double)d[1]));
+    PetscCall(Check(its[0] >= 0 && its[1] == its[0] && its[2] == its[0] && type && !std::strcmp(type, KSPGUESSVPATCHFMG) && viewed && d[0] <= 1e-12 && d[1] <= 1e-12, what));
+    for (KSP *k : {&ka, &kb, &kc}) PetscCall(KSPDestroy(k));
+    PetscCall(VecDestroy(&xa));
+  }
+  // FGMRES from the guess against from zero
+  PetscInt its[2];
+  for (int g = 0; g < 2; ++g) {
+    KSP ksp;
+    PetscCall(p.ksp(KSPFGMRES, PCVPATCHMG, nullptr, &ksp));
+    if (g) {
+      KSPGuess guess;
+      PetscCall(KSPGetGuess(ksp, &guess));
+      PetscCall(KSPGuessSetType(guess, KSPGUESSVPATCHFMG));
+    }
+    PetscCall(p.solve(ksp, &its[g]));
+    PetscCall(KSPDestroy(&ksp));
+  }
+  PetscCall(PetscSNPrintf(what, sizeof(what), "KSPGuess %s: FGMRES %d iterations from zero, %d from the guess", KSPGUESSVPATCHFMG, (int)its[0], (int)its[1]));
+  PetscCall(Check(its[0] > 0 && its[1] >= 0 && its[1] <= its[0], what));
+  // on other PCs: an error
+  PetscErrorCode e[2];
+  int k = 0;
+  for (PCType type : {PCVPATCH, PCJACOBI}) {
+    KSP ksp;
+    KSPGuess guess;
+    PetscInt ignored;
+    PetscCall(p.ksp(KSPRICHARDSON, type, nullptr, &ksp));
+    PetscCall(KSPGetGuess(ksp, &guess));
+    PetscCall(KSPGuessSetType(guess, KSPGUESSVPATCHFMG));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+    e[k++] = p.solve(ksp, &ignored);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(KSPDestroy(&ksp));
+  }
+  PetscCall(PetscSNPrintf(what, sizeof(what), "KSPGuess %s with PCVPATCH, PCJACOBI: errors %d, %d (expected %d)", KSPGUESSVPATCHFMG, (int)e[0], (int)e[1], (int)PETSC_ERR_ARG_INCOMP));
+  PetscCall(Check(e[0] == PETSC_ERR_ARG_INCOMP && e[1] == PETSC_ERR_ARG_INCOMP, what));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Problem p;
@@ -1181,6 +1276,7 @@ int main(int argc, char **argv)
   PetscCall(CheckBinaryRoundTrip(p));
   PetscCall(CheckSymmetricCycle(p));
   PetscCall(CheckSameCycleAsPCMG(p));
+  PetscCall(CheckFullMultigridGuess(p));
   PetscCall(p.destroy());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d check(s) failed\n", failures));
   PetscCall(PetscFinalize());
