@@ -7,7 +7,7 @@ static const char help[] = "Solves -Laplace u = f on [0,1]^d, u = prod_i sin(pi 
                            "  -rhs <sine|one|exp> f for u = prod sin(pi x_i) (default; L2 error reported), f = 1, or\n"
                            "                    u = exp(x + 2y [+ z/2]) with its nonzero boundary values (L2 error reported)\n"
                            "  -fmg              full multigrid first (paper Algorithm 2.2; needs -pc_type vpatchmg), then the Krylov solve\n"
-                           "                    (in the solve: -ksp_guess_type vpatchfmg, the same from the options database)\n"
+                           "                    (KSPGuess vpatchfmg: -ksp_guess_type vpatchfmg is the same in any program)\n"
                            "  -repeat <n>       solve n times (each from scratch), report the fastest solve\n"
                            "  -view_solution    print the solution vector\n"
                            "Any -ksp_* and -pc_* option applies, e.g. -ksp_type cg -pc_type jacobi, or\n"
@@ -129,6 +129,11 @@ int main(int argc, char **argv)
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCVPATCHMG, &isvpmg));
   PetscCheck(!fmg || isvpmg, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-fmg needs -pc_type vpatchmg");
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
+  if (fmg && !preonly) { /* each KSPSolve starts from full multigrid (KSPGuess vpatchfmg; under KSPRICHARDSON it also forms the first test) */
+    KSPGuess guess;
+    PetscCall(KSPGetGuess(ksp, &guess));
+    PetscCall(KSPGuessSetType(guess, KSPGUESSVPATCHFMG));
+  }
   PetscCall(KSPSetUp(ksp));
   PetscCall(VecNorm(b, NORM_2, &bnorm)); /* b to the device (if it lives there) before the solve */
   PetscCall(VecGetType(x, &vtype));
@@ -140,11 +145,8 @@ int main(int argc, char **argv)
   PetscDeviceContext dctx;
   for (PetscInt rep = 0; rep < repeat; ++rep) {
     PetscCall(PetscTime(&t1));
-    if (fmg) {
-      PetscCall(PCVPatchMGApplyFull(pc, b, x));
-      if (!preonly) PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
-    }
-    if (!(fmg && preonly)) PetscCall(KSPSolve(ksp, b, x)); /* -ksp_type preonly -fmg: full multigrid alone */
+    if (fmg && preonly) PetscCall(PCVPatchMGApplyFull(pc, b, x)); /* -ksp_type preonly -fmg: full multigrid alone */
+    else PetscCall(KSPSolve(ksp, b, x));
     if (iscuda) { /* the solve's device work is done (host vectors: no device to ask, a CUDA PETSc on a machine without a GPU) */
       PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
       PetscCall(PetscDeviceContextSynchronize(dctx));
