@@ -129,7 +129,7 @@ int main(int argc, char **argv)
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCVPATCHMG, &isvpmg));
   PetscCheck(!fmg || isvpmg, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-fmg needs -pc_type vpatchmg");
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
-  if (fmg && !preonly) { /* each KSPSolve starts from full multigrid (KSPGuess vpatchfmg; under KSPRICHARDSON it also forms the first test) */
+  if (fmg && !preonly) { /* each KSPSolve starts from full multigrid (KSPGuess vpatchfmg) */
     KSPGuess guess;
     PetscCall(KSPGetGuess(ksp, &guess));
     PetscCall(KSPGuessSetType(guess, KSPGUESSVPATCHFMG));

@@ -20,15 +20,7 @@ static PetscErrorCode KSPGuessFormGuess_VPatchFMG(KSPGuess guess, Vec b, Vec x)
   PetscCheck(vpatchmg, PetscObjectComm((PetscObject)guess), PETSC_ERR_ARG_INCOMP,
              "KSPGuess %s runs the full multigrid of the KSP's PC, which must be %s (-pc_type %s), not %s", KSPGUESSVPATCHFMG, PCVPATCHMG, PCVPATCHMG,
              type ? type : "unset");
-  // Under KSPRICHARDSON, whose first step tests the residual of x, full multigrid forms that
-  // test too (PCVPATCHMG keeps it for its PCApplyRichardson): in single precision on one GPU's
-  // levels that residual takes the pass that adds the last correction, with the KSP's work
-  // vector (KSPRICHARDSON's residual, written before it is read) as that pass's scratch.
-  PetscBool richardson;
-  PetscCall(PetscObjectTypeCompare((PetscObject)guess->ksp, KSPRICHARDSON, &richardson));
-  if (richardson && guess->ksp->nwork > 0 && guess->ksp->work[0] != b && guess->ksp->work[0] != x)
-    PetscUseMethod(pc, "PCVPatchMGApplyFullTested_C", (PC, Vec, Vec, Vec), (pc, b, x, guess->ksp->work[0]));
-  else PetscCall(PCVPatchMGApplyFull(pc, b, x));
+  PetscCall(PCVPatchMGApplyFull(pc, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

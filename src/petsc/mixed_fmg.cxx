@@ -85,7 +85,7 @@ PetscErrorCode MixedFMG::correct(Hierarchy<float> &cycles, const CycleConfig &cf
 
 // Up to the float hierarchy's graph level as one recording (MixedFMG's arrays and the float
 // hierarchy's own there).
-PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, const double *b, double *x, PetscReal *tested, double *scratch)
+PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, const double *b, double *x)
 {
   const int f = finest();
   int g = -1;
@@ -98,8 +98,7 @@ PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, c
     PetscFunctionBegin;
     for (int l = from; l <= to; ++l) {
       if (!ops_[l]) continue; // a coarse level on rank 0 alone
-      const bool test = l == f && tested, fused = test && l > 0 && scratch && corrects_in_residual(l);
-      double *xl = fused ? scratch : sol(l); // fused: the interpolated solution apart from x
+      double *xl = sol(l);
       if (l == 0) PetscCall(ops_[l]->zero(xl));
       else {
         PetscCall(PetscLogEventBegin(events.prolong, 0, 0, 0, 0));
@@ -107,11 +106,7 @@ PetscErrorCode MixedFMG::run(Hierarchy<float> &cycles, const CycleConfig &cfg, c
         PetscCall(PetscLogEventEnd(events.prolong, 0, 0, 0, 0));
       }
       PetscCall(residual(cycles, l, rhs(l), xl));
-      if (fused) PetscCall(correct_residual(cycles, cfg, l, rhs(l), xl, x, tested)); // x = xl + the correction, the test's residual
-      else {
-        PetscCall(correct(cycles, cfg, l, xl)); // x_l += the correction
-        if (test) PetscCall(residual(cycles, l, rhs(l), xl, tested));
-      }
+      PetscCall(correct(cycles, cfg, l, xl)); // x_l += the correction
     }
     PetscFunctionReturn(PETSC_SUCCESS);
   };

@@ -20,14 +20,7 @@ public:
   MixedFMG(const std::vector<std::shared_ptr<Level>> &levels, MemSpace space, std::shared_ptr<const Agglomeration> agg = nullptr);
   void set_stream(void *stream);
   // x = full multigrid for A x = b on the finest level (owned double arrays, not aliased).
-  // With tested: also the first test of a Richardson iteration from x, the float right-hand
-  // side of the finest level = (float)(b - A x) and its norm in *tested. Where the finest level
-  // corrects in its residual's pass (corrects_in_residual) and scratch is given (an owned
-  // array of the finest level apart from b and x, its content lost), the interpolated solution
-  // goes to scratch and x = scratch + the last correction in the pass that forms the test's
-  // residual (as a Richardson step's correction); else the test's residual takes its own pass.
-  PetscErrorCode run(Hierarchy<float> &cycles, const CycleConfig &cfg, const double *b, double *x, PetscReal *tested = nullptr,
-                     double *scratch = nullptr);
+  PetscErrorCode run(Hierarchy<float> &cycles, const CycleConfig &cfg, const double *b, double *x);
   // The refinement steps on level l (owned arrays of the level): the float right-hand side of
   // level l = (float)(b - A x), formed in double, with norm: the 2-norm of that float vector
   // over the ranks (summed in double); then x += the float cycle on level l from zero (x =

@@ -23,52 +23,6 @@ const char *const PCVPatchMGPrecisions[] = {"single", "double", "PCVPatchMGPreci
 
 namespace vpatch {
 
-// The first test of a Richardson iteration from a full multigrid guess (the KSPGuess vpatchfmg
-// under KSPRICHARDSON, PCVPatchMGApplyFullTested_C): the float hierarchy's finest right-hand
-// side holds (float)(b - A y) and norm its norm while b, y and the operator are the objects,
-// in the states, they were then. Any use of the hierarchy ends it; PCApplyRichardson takes it
-// for its first test.
-struct TestedGuess {
-  PetscObjectId b = 0, y = 0, A = 0;
-  PetscObjectState bs = 0, ys = 0, As = 0;
-  PetscReal norm = 0;
-  bool valid = false;
-  PetscErrorCode record(Mat Amat, Vec bv, Vec yv, PetscReal n)
-  {
-    PetscFunctionBegin;
-    PetscCall(identify(Amat, bv, yv, &A, &b, &y, &As, &bs, &ys));
-    norm = n;
-    valid = true;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  // valid, and still b - A y
-  PetscErrorCode holds(Mat Amat, Vec bv, Vec yv, bool *yes) const
-  {
-    PetscObjectId i[3];
-    PetscObjectState st[3];
-    PetscFunctionBegin;
-    *yes = false;
-    if (!valid) PetscFunctionReturn(PETSC_SUCCESS);
-    PetscCall(identify(Amat, bv, yv, &i[0], &i[1], &i[2], &st[0], &st[1], &st[2]));
-    *yes = i[0] == A && i[1] == b && i[2] == y && st[0] == As && st[1] == bs && st[2] == ys;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-
-private:
-  static PetscErrorCode identify(Mat Amat, Vec bv, Vec yv, PetscObjectId *ia, PetscObjectId *ib, PetscObjectId *iy, PetscObjectState *sa,
-                                 PetscObjectState *sb, PetscObjectState *sy)
-  {
-    PetscFunctionBegin;
-    PetscCall(PetscObjectGetId((PetscObject)Amat, ia));
-    PetscCall(PetscObjectGetId((PetscObject)bv, ib));
-    PetscCall(PetscObjectGetId((PetscObject)yv, iy));
-    PetscCall(PetscObjectStateGet((PetscObject)Amat, sa));
-    PetscCall(PetscObjectStateGet((PetscObject)bv, sb));
-    PetscCall(PetscObjectStateGet((PetscObject)yv, sy));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-};
-
 struct PC_VPatchMG {
   SmootherOptions smoother;
   PetscInt levels = PETSC_DECIDE; // down to the coarsest mesh the partition allows
@@ -89,7 +43,6 @@ struct PC_VPatchMG {
   std::unique_ptr<MixedFMG> fmg; // created on the first full multigrid with fmg_double
   std::unique_ptr<DirichletLift> lift; // full multigrid's lift of nonzero Dirichlet values, made on first use
   WorkVec correction;                  // the double Richardson step's cycle from zero
-  TestedGuess tested;                  // the first Richardson test of a full multigrid guess
   bool odd_finest = false;       // a mesh that could coarsen kept one level: the finest level's cell ranges are odd
   MemSpace space = MemSpace::Host;
 
@@ -112,7 +65,6 @@ struct PC_VPatchMG {
     dbl.reset();
     fmg.reset();
     lift.reset();
-    tested.valid = false;
   }
 };
 
@@ -253,11 +205,9 @@ static PetscErrorCode GetMixed(PC_VPatchMG *mg, MemSpace s)
 // y = cycle(b) (its transpose): V/W-cycle from zero, or full multigrid (nested iteration).
 // keep_y (Richardson steps): y is the start, not overwritten: the double cycle runs from y on
 // the right-hand side b, the float cycle's correction of b (then the residual of y) is added
-// to y in double. tested (single-precision full multigrid with double level solutions): also
-// the first Richardson test of y (TestedGuess), work the scratch of its pass (MixedFMG::run).
+// to y in double.
 template <typename Number>
-static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, Vec y, bool full, bool transpose, bool keep_y = false,
-                          bool tested = false, Vec work = nullptr)
+static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, Vec y, bool full, bool transpose, bool keep_y = false)
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
   MemSpace s = MemSpace::Host;
@@ -276,19 +226,10 @@ static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, V
   PetscCall(yw.get(&ya));
   if constexpr (std::is_same_v<Number, float>) {
     if (full && mg->fmg_double) {
-      std::optional<VecWrite> ww;
-      PetscScalar *wa = nullptr;
-      PetscReal norm = 0;
-      if (tested && work) {
-        ww.emplace(work, s, false);
-        PetscCall(ww->get(&wa));
-      }
       PetscCall(GetMixed(mg, s));
-      PetscCall(mg->fmg->run(H, mg->config(), ba, ya, tested ? &norm : nullptr, wa));
-      if (ww) PetscCall(ww->restore());
+      PetscCall(mg->fmg->run(H, mg->config(), ba, ya));
       PetscCall(yw.restore());
       PetscCall(br.restore());
-      if (tested) PetscCall(mg->tested.record(pc->mat, b, y, norm));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
@@ -311,13 +252,12 @@ static PetscErrorCode Run(PC pc, std::unique_ptr<Hierarchy<Number>> &h, Vec b, V
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Apply(PC pc, Vec b, Vec y, bool full, bool transpose = false, bool tested = false, Vec work = nullptr)
+static PetscErrorCode Apply(PC pc, Vec b, Vec y, bool full, bool transpose = false)
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
   PetscFunctionBegin;
-  mg->tested.valid = false;
   PetscCall(OperatorCheckSetUp(pc, mg->mesh.empty() ? nullptr : mg->mesh.back().get(), "PCVPATCHMG"));
-  if (mg->precision == PC_VPATCHMG_SINGLE) PetscCall(Run(pc, mg->single, b, y, full, transpose, false, tested, work));
+  if (mg->precision == PC_VPATCHMG_SINGLE) PetscCall(Run(pc, mg->single, b, y, full, transpose));
   else PetscCall(Run(pc, mg->dbl, b, y, full, transpose));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -361,9 +301,6 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
   // setup the KSP reuses); else corrections of w = b - A y
   PetscCall(OperatorIsBase(pc->mat, &base));
   const bool own = pc->mat == pc->pmat && base, fused = single && own, in_place = !single && own;
-  bool guessed = false; // fused: the first test formed with the full multigrid guess y (TestedGuess)
-  if (fused && !guesszero) PetscCall(mg->tested.holds(pc->mat, b, y, &guessed));
-  mg->tested.valid = false;
   PetscCall(VecNorm(b, NORM_2, &bnorm));
   // fused: the float hierarchy's finest right-hand side holds the residual of y between the
   // steps; b and y as raw arrays throughout
@@ -415,10 +352,7 @@ static PetscErrorCode PCApplyRichardson_VPatchMG(PC pc, Vec b, Vec y, Vec w, Pet
     }
   }
   rn = bnorm;
-  if (guessed) {
-    rn = mg->tested.norm;
-    PetscCall(PetscInfo(pc, "vpatchmg Richardson: the first test from the full multigrid guess's pass\n"));
-  } else if (!guesszero) PetscCall(residual());
+  if (!guesszero) PetscCall(residual());
   else if (fused) convert(s, n, ba, mg->single->rhs(f), mg->single->level(f).stream());
   const RichardsonTest test(bnorm, rn, rtol, abstol, dtol);
   PCRichardsonConvergedReason why = tested ? test(rn) : RichardsonTest::go_on;
@@ -647,9 +581,7 @@ static PetscErrorCode PCDestroy_VPatchMG(PC pc)
 
 // With nonzero Dirichlet values full multigrid runs on the difference to their lift L
 // (dirichlet_lift.hpp): y = L + FMG(b - A L), where b - A L has zero boundary rows.
-// Full multigrid (PCVPatchMGApplyFull); tested: with the first Richardson test of y (where b's
-// Dirichlet values are zero; Run).
-static PetscErrorCode ApplyFull(PC pc, Vec b, Vec y, bool tested, Vec work)
+static PetscErrorCode PCVPatchMGApplyFull_VPatchMG(PC pc, Vec b, Vec y)
 {
   auto *mg = static_cast<PC_VPatchMG *>(pc->data);
   MemSpace s = MemSpace::Host;
@@ -660,7 +592,7 @@ static PetscErrorCode ApplyFull(PC pc, Vec b, Vec y, bool tested, Vec work)
   PetscCall(SameSpace(b, y, &s));
   if (!mg->lift) mg->lift = std::make_unique<DirichletLift>(mg->mesh.back());
   PetscCall(mg->lift->gather(b, &nonzero));
-  if (!nonzero) PetscCall(Apply(pc, b, y, true, false, tested, work));
+  if (!nonzero) PetscCall(Apply(pc, b, y, true));
   else {
     Vec r = nullptr;
     PetscCall(mg->lift->work(b, &r));
@@ -671,26 +603,6 @@ static PetscErrorCode ApplyFull(PC pc, Vec b, Vec y, bool tested, Vec work)
     PetscCall(VecAXPY(y, 1.0, r));
   }
   PetscCall(PetscLogEventEnd(events.full_mg, pc, b, y, 0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCVPatchMGApplyFull_VPatchMG(PC pc, Vec b, Vec y) { return ApplyFull(pc, b, y, false, nullptr); }
-
-// The KSPGuess vpatchfmg under KSPRICHARDSON (guess_full_multigrid.cxx): full multigrid with
-// the iteration's first test (TestedGuess); work: the KSP's work vector, the scratch of the pass
-// that adds the last correction (its content lost).
-static PetscErrorCode PCVPatchMGApplyFullTested_VPatchMG(PC pc, Vec b, Vec y, Vec work)
-{
-  std::shared_ptr<Level> fine;
-  PetscFunctionBegin;
-  PetscCheck(b != y && work != b && work != y, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_IDN, "b, y and work must be different vectors");
-  PetscCall(PCSetUp(pc));
-  PetscCall(LevelQuery((PetscObject)pc->pmat, &fine));
-  PetscCheck(fine, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PCVPATCHMG: the operator is not a vpatch operator");
-  PetscCall(LevelCheckVec(*fine, b, "full multigrid guess, b"));
-  PetscCall(LevelCheckVec(*fine, y, "full multigrid guess, y"));
-  PetscCall(LevelCheckVec(*fine, work, "full multigrid guess, work"));
-  PetscCall(ApplyFull(pc, b, y, true, work));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -730,7 +642,6 @@ static PetscErrorCode ComposeMethods(PC pc, bool on)
   PetscObject o = (PetscObject)pc;
   PetscFunctionBegin;
   PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGApplyFull_C", on ? Guarded<PCVPatchMGApplyFull_VPatchMG>::call : nullptr));
-  PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGApplyFullTested_C", on ? Guarded<PCVPatchMGApplyFullTested_VPatchMG>::call : nullptr));
   PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGSetPrecision_C", on ? PCVPatchMGSetPrecision_VPatchMG : nullptr));
   PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGGetPrecision_C", on ? PCVPatchMGGetPrecision_VPatchMG : nullptr));
   PetscCall(PetscObjectComposeFunction(o, "PCVPatchMGSetLevels_C", on ? PCVPatchMGSetLevels_VPatchMG : nullptr));
