@@ -20,6 +20,12 @@ static PetscErrorCode KSPGuessFormGuess_VPatchFMG(KSPGuess guess, Vec b, Vec x)
   PetscCheck(vpatchmg, PetscObjectComm((PetscObject)guess), PETSC_ERR_ARG_INCOMP,
              "KSPGuess %s runs the full multigrid of the KSP's PC, which must be %s (-pc_type %s), not %s", KSPGUESSVPATCHFMG, PCVPATCHMG, PCVPATCHMG,
              type ? type : "unset");
+  PetscBool preonly; // (PETSc 3.18's KSPPREONLY overwrites the guess without a word, 3.22's refuses it)
+  PetscCall(PetscObjectTypeCompare((PetscObject)guess->ksp, KSPPREONLY, &preonly));
+  PetscCheck(!preonly, PetscObjectComm((PetscObject)guess), PETSC_ERR_ARG_INCOMP,
+             "KSPGuess %s: a KSP of type %s applies the PC once and discards the initial guess; for full multigrid alone call PCVPatchMGApplyFull(), to "
+             "iterate from it use e.g. -ksp_type richardson",
+             KSPGUESSVPATCHFMG, KSPPREONLY);
   PetscCall(PCVPatchMGApplyFull(pc, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

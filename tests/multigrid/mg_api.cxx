@@ -1152,7 +1152,8 @@ static PetscErrorCode CheckSameCycleAsPCMG(const Problem &p)
 // PCVPatchMGApplyFull, then KSPSolve from that nonzero guess (paper Algorithm 2.2) in iterations
 // and solution, in both precisions, set through the API and through the options database (the
 // KSP's view names it); FGMRES from it takes no more iterations than from zero; on a KSP whose
-// PC is not PCVPATCHMG, KSPSolve stops with PETSC_ERR_ARG_INCOMP.
+// PC is not PCVPATCHMG, or of type KSPPREONLY (which discards the guess), KSPSolve stops with
+// PETSC_ERR_ARG_INCOMP.
 static PetscErrorCode CheckFullMultigridGuess(const Problem &p)
 {
   char what[400];
@@ -1220,14 +1221,14 @@ static PetscErrorCode CheckFullMultigridGuess(const Problem &p)
   }
   PetscCall(PetscSNPrintf(what, sizeof(what), "KSPGuess %s: FGMRES %d iterations from zero, %d from the guess", KSPGUESSVPATCHFMG, (int)its[0], (int)its[1]));
   PetscCall(Check(its[0] > 0 && its[1] >= 0 && its[1] <= its[0], what));
-  // on other PCs: an error
-  PetscErrorCode e[2];
+  // on other PCs, and under KSPPREONLY (which discards the guess): an error
+  PetscErrorCode e[3];
   int k = 0;
-  for (PCType type : {PCVPATCH, PCJACOBI}) {
+  for (PCType type : {PCVPATCH, PCJACOBI, PCVPATCHMG}) {
     KSP ksp;
     KSPGuess guess;
     PetscInt ignored;
-    PetscCall(p.ksp(KSPRICHARDSON, type, nullptr, &ksp));
+    PetscCall(p.ksp(k < 2 ? KSPRICHARDSON : KSPPREONLY, type, nullptr, &ksp));
     PetscCall(KSPGetGuess(ksp, &guess));
     PetscCall(KSPGuessSetType(guess, KSPGUESSVPATCHFMG));
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
@@ -1235,8 +1236,9 @@ static PetscErrorCode CheckFullMultigridGuess(const Problem &p)
     PetscCall(PetscPopErrorHandler());
     PetscCall(KSPDestroy(&ksp));
   }
-  PetscCall(PetscSNPrintf(what, sizeof(what), "KSPGuess %s with PCVPATCH, PCJACOBI: errors %d, %d (expected %d)", KSPGUESSVPATCHFMG, (int)e[0], (int)e[1], (int)PETSC_ERR_ARG_INCOMP));
-  PetscCall(Check(e[0] == PETSC_ERR_ARG_INCOMP && e[1] == PETSC_ERR_ARG_INCOMP, what));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "KSPGuess %s with PCVPATCH, PCJACOBI, and PCVPATCHMG under KSPPREONLY: errors %d, %d, %d (expected %d)", KSPGUESSVPATCHFMG,
+                          (int)e[0], (int)e[1], (int)e[2], (int)PETSC_ERR_ARG_INCOMP));
+  PetscCall(Check(e[0] == PETSC_ERR_ARG_INCOMP && e[1] == PETSC_ERR_ARG_INCOMP && e[2] == PETSC_ERR_ARG_INCOMP, what));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
