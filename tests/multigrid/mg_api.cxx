@@ -788,7 +788,10 @@ static PetscErrorCode CheckRichardson(const Problem &p, PCType type, PCVPatchMGP
                           label, (int)its[0], KSPConvergedReasons[reason[0]], (double)res[0], (int)its[1], KSPConvergedReasons[reason[1]], (double)res[1], (int)again[0],
                           (int)again[1], (int)half[0], (int)half[1], (int)zero_rhs[0], KSPConvergedReasons[zero_reason[0]], (int)zero_rhs[1],
                           KSPConvergedReasons[zero_reason[1]]));
-  PetscCall(Check(reason[0] == KSP_CONVERGED_RTOL && its[0] < 1000 && its[0] == its[1] && res[0] <= 1e-8 && PetscAbsReal(res[0] - res[1]) <= 1e-3 * res[1] &&
+  // (the residuals agree to 1e-3, or to 1e-12 of ||b||: a double cycle that goes below 1e-10 in
+  // its last step nears the rounding floor, where the device's sums in another order differ;
+  // an H200 run failed the 1e-3 alone, both residuals printed as 3.51e-11)
+  PetscCall(Check(reason[0] == KSP_CONVERGED_RTOL && its[0] < 1000 && its[0] == its[1] && res[0] <= 1e-8 && PetscAbsReal(res[0] - res[1]) <= 1e-3 * res[1] + 1e-12 &&
                     again[0] == 0 && again[1] == 0 && half[0] > 0 && half[0] < 1000 && half[0] == half[1] && zero_reason[0] == KSP_CONVERGED_RTOL &&
                     zero_reason[1] == KSP_CONVERGED_RTOL && zero_rhs[0] > 1 && zero_rhs[0] == zero_rhs[1],
                   what));
