@@ -1160,8 +1160,25 @@ static PetscErrorCode CheckSameCycleAsPCMG(const Problem &p)
 static PetscErrorCode CheckFullMultigridGuess(const Problem &p)
 {
   char what[400];
+  // the guess set through the API
+  auto set_guess = [](KSP ksp) -> PetscErrorCode {
+    KSPGuess guess;
+    PetscFunctionBegin;
+    PetscCall(KSPGetGuess(ksp, &guess));
+    PetscCall(KSPGuessSetType(guess, KSPGUESSVPATCHFMG));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
   PetscFunctionBegin;
   for (PCVPatchMGPrecision precision : {PC_VPATCHMG_SINGLE, PC_VPATCHMG_DOUBLE}) {
+    // a KSPRICHARDSON with a PCVPATCHMG of this precision
+    auto richardson = [&](const char *prefix, KSP *ksp) -> PetscErrorCode {
+      PC pc;
+      PetscFunctionBegin;
+      PetscCall(p.ksp(KSPRICHARDSON, PCVPATCHMG, prefix, ksp));
+      PetscCall(KSPGetPC(*ksp, &pc));
+      PetscCall(PCVPatchMGSetPrecision(pc, precision));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    };
     KSP ka, kb, kc;
     PC pc;
     KSPGuess guess;
@@ -1171,9 +1188,8 @@ static PetscErrorCode CheckFullMultigridGuess(const Problem &p)
     PetscReal d[2];
     bool viewed;
     // a: full multigrid by hand, then the solve from it
-    PetscCall(p.ksp(KSPRICHARDSON, PCVPATCHMG, nullptr, &ka));
+    PetscCall(richardson(nullptr, &ka));
     PetscCall(KSPGetPC(ka, &pc));
-    PetscCall(PCVPatchMGSetPrecision(pc, precision));
     PetscCall(KSPSetInitialGuessNonzero(ka, PETSC_TRUE));
     PetscCall(PCVPatchMGApplyFull(pc, p.b, p.x));
     PetscCall(KSPSolve(ka, p.b, p.x));
@@ -1181,18 +1197,13 @@ static PetscErrorCode CheckFullMultigridGuess(const Problem &p)
     PetscCall(VecDuplicate(p.x, &xa));
     PetscCall(VecCopy(p.x, xa));
     // b: the guess through the API, from a zero x (Problem::solve zeroes it)
-    PetscCall(p.ksp(KSPRICHARDSON, PCVPATCHMG, nullptr, &kb));
-    PetscCall(KSPGetPC(kb, &pc));
-    PetscCall(PCVPatchMGSetPrecision(pc, precision));
-    PetscCall(KSPGetGuess(kb, &guess));
-    PetscCall(KSPGuessSetType(guess, KSPGUESSVPATCHFMG));
+    PetscCall(richardson(nullptr, &kb));
+    PetscCall(set_guess(kb));
     PetscCall(p.solve(kb, &its[1]));
     PetscCall(RelDiff(p.x, xa, &d[0]));
     // c: through the options database
     PetscCall(PetscOptionsInsertString(nullptr, "-fmgguess_ksp_guess_type vpatchfmg"));
-    PetscCall(p.ksp(KSPRICHARDSON, PCVPATCHMG, "fmgguess_", &kc));
-    PetscCall(KSPGetPC(kc, &pc));
-    PetscCall(PCVPatchMGSetPrecision(pc, precision));
+    PetscCall(richardson("fmgguess_", &kc));
     PetscCall(KSPSetFromOptions(kc));
     PetscCall(KSPGetGuess(kc, &guess));
     PetscCall(KSPGuessGetType(guess, &type));
@@ -1214,11 +1225,7 @@ static PetscErrorCode CheckFullMultigridGuess(const Problem &p)
   for (int g = 0; g < 2; ++g) {
     KSP ksp;
     PetscCall(p.ksp(KSPFGMRES, PCVPATCHMG, nullptr, &ksp));
-    if (g) {
-      KSPGuess guess;
-      PetscCall(KSPGetGuess(ksp, &guess));
-      PetscCall(KSPGuessSetType(guess, KSPGUESSVPATCHFMG));
-    }
+    if (g) PetscCall(set_guess(ksp));
     PetscCall(p.solve(ksp, &its[g]));
     PetscCall(KSPDestroy(&ksp));
   }
@@ -1229,11 +1236,9 @@ static PetscErrorCode CheckFullMultigridGuess(const Problem &p)
   int k = 0;
   for (PCType type : {PCVPATCH, PCJACOBI, PCVPATCHMG}) {
     KSP ksp;
-    KSPGuess guess;
     PetscInt ignored;
     PetscCall(p.ksp(k < 2 ? KSPRICHARDSON : KSPPREONLY, type, nullptr, &ksp));
-    PetscCall(KSPGetGuess(ksp, &guess));
-    PetscCall(KSPGuessSetType(guess, KSPGUESSVPATCHFMG));
+    PetscCall(set_guess(ksp));
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
     e[k++] = p.solve(ksp, &ignored);
     PetscCall(PetscPopErrorHandler());
