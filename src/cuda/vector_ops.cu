@@ -100,19 +100,23 @@ __global__ void __launch_bounds__(multi_threads) multi_dot_sum_kernel(int blocks
     if (threadIdx.x == 0) out[j] = s;
   }
 }
-// y = (float) x and partial[blockIdx.x] = this block's part of sum y^2 (in double)
-__global__ void __launch_bounds__(multi_threads) convert_squares_kernel(std::size_t n, const double *__restrict__ x, float *__restrict__ y,
-                                                                          double *__restrict__ partial)
+// y = (float) (x - ax) (Diff) or (float) x and, with Squares, partial[blockIdx.x] = this
+// block's part of sum y^2 (in double)
+template <bool Diff, bool Squares>
+__global__ void __launch_bounds__(multi_threads) difference_to_float_kernel(std::size_t n, const double *__restrict__ x, const double *__restrict__ ax,
+                                                                              float *__restrict__ y, double *__restrict__ partial)
 {
   __shared__ double red[multi_threads / 32];
   double s = 0;
   for (std::size_t i = blockIdx.x * (std::size_t)blockDim.x + threadIdx.x; i < n; i += (std::size_t)gridDim.x * blockDim.x) {
-    const float v = static_cast<float>(x[i]);
+    const float v = static_cast<float>(Diff ? x[i] - ax[i] : x[i]);
     y[i] = v;
-    s = fma((double)v, (double)v, s);
+    if constexpr (Squares) s = fma((double)v, (double)v, s);
   }
-  s = block_sum(s, red);
-  if (threadIdx.x == 0) partial[blockIdx.x] = s;
+  if constexpr (Squares) {
+    s = block_sum(s, red);
+    if (threadIdx.x == 0) partial[blockIdx.x] = s;
+  }
 }
 template <int NV, typename Number>
 __global__ void __launch_bounds__(multi_threads) multi_axpy_kernel(std::size_t n, Number *__restrict__ y, Group<Number> x)
@@ -288,14 +292,20 @@ double sum_block_partials(std::size_t count, void *stream)
   return out;
 }
 
-double convert_sum_squares(std::size_t n, const double *x, float *y, void *stream)
+double difference_to_float(std::size_t n, const double *x, const double *ax, float *y, void *stream, bool squares)
 {
   if (!n) return 0;
   const unsigned blocks = multi_grid(n);
-  double *partial = block_partials(blocks, stream);
-  convert_squares_kernel<<<blocks, multi_threads, 0, (cudaStream_t)stream>>>(n, x, y, partial);
-  check_launch("vpatch::cuda::convert_sum_squares");
-  return sum_block_partials(blocks, stream);
+  double *partial = squares ? block_partials(blocks, stream) : nullptr;
+  auto launch = [&](auto diff, auto sq) {
+    difference_to_float_kernel<decltype(diff)::value, decltype(sq)::value><<<blocks, multi_threads, 0, (cudaStream_t)stream>>>(n, x, ax, y, partial);
+  };
+  using T = std::true_type;
+  using F = std::false_type;
+  if (ax) squares ? launch(T{}, T{}) : launch(T{}, F{});
+  else squares ? launch(F{}, T{}) : launch(F{}, F{});
+  check_launch("vpatch::cuda::difference_to_float");
+  return squares ? sum_block_partials(blocks, stream) : 0;
 }
 
 template <typename Number>

@@ -29,7 +29,7 @@ template <typename Number>
 double sum_squares(std::size_t n, const Number *x, void *stream);
 // y = (float) x and sum_i y_i^2 (summed in double in a fixed order; returns when it is known):
 // the two-pass float residual's conversion and norm in one pass
-double convert_sum_squares(std::size_t n, const double *x, float *y, void *stream);
+double difference_to_float(std::size_t n, const double *x, const double *ax, float *y, void *stream, bool squares);
 // Sums formed by other kernels as one double per block: device space for count of them (the
 // scratch below), then their sum in a fixed order (returns when it is known).
 double *block_partials(std::size_t count, void *stream);

@@ -155,15 +155,15 @@ void convert(MemSpace s, size_t n, const From *x, To *y, void *stream, bool add)
 template void convert<double, float>(MemSpace, size_t, const double *, float *, void *, bool);
 template void convert<float, double>(MemSpace, size_t, const float *, double *, void *, bool);
 
-double convert_sum_squares(MemSpace s, size_t n, const double *x, float *y, void *stream)
+double difference_to_float(MemSpace s, size_t n, const double *x, const double *ax, float *y, void *stream, bool squares)
 {
   double sum = 0;
   if (s == MemSpace::Host)
     for (size_t i = 0; i < n; ++i) {
-      y[i] = static_cast<float>(x[i]);
-      sum += (double)y[i] * y[i];
+      y[i] = static_cast<float>(ax ? x[i] - ax[i] : x[i]);
+      if (squares) sum += (double)y[i] * y[i];
     }
-  else if constexpr (have_cuda) sum = cuda::convert_sum_squares(n, x, y, stream);
+  else if constexpr (have_cuda) sum = cuda::difference_to_float(n, x, ax, y, stream, squares);
   return sum;
 }
 
@@ -446,7 +446,7 @@ template <typename Number>
 PetscErrorCode LevelOps<Number>::residual(const Number *bvec, const Number *x, Number *r, bool restricted)
 {
   PetscFunctionBegin;
-  if (space_ == MemSpace::Device && !distributed()) { // one pass over r: the operator kernel subtracts from b
+  if (residual_in_kernel()) { // one pass over r: the operator kernel subtracts from b
     if constexpr (have_cuda) {
       PetscCall(KernelBegin(space_));
       cuda::laplace_residual(box(), op_, bvec, x, r, stream_); // (every point written, finite for finite b, x)

@@ -80,8 +80,9 @@ PetscErrorCode BufferReserve(Buffer<T> &buf, MemSpace s, size_t n, const char *w
 // in memory space s (the precision conversions of PCVPATCHMG).
 template <typename From, typename To>
 void convert(MemSpace s, size_t n, const From *x, To *y, void *stream, bool add = false);
-// y = (float) x and sum_i y_i^2 in one pass (the two-pass float residual's conversion and norm)
-double convert_sum_squares(MemSpace s, size_t n, const double *x, float *y, void *stream);
+// y = (float) (x - ax) (ax null: (float) x) and, with squares, sum_i y_i^2 in one pass (else 0):
+// the two-pass float residual's difference b - A x or conversion of r, and its norm
+double difference_to_float(MemSpace s, size_t n, const double *x, const double *ax, float *y, void *stream, bool squares);
 
 template <typename Number>
 class LevelOps {
@@ -100,6 +101,10 @@ public:
   // r = b - A x; restricted: r only goes to the restriction, which takes fine boundary values as
   // zero, so the boundary rows may hold any finite values (the device skips their pass).
   PetscErrorCode residual(const Number *b, const Number *x, Number *r, bool restricted = false);
+  // Whether residual() forms b - A x in the operator kernel's pass (one rank's device level);
+  // else it applies A (on a distributed level: the ghost exchange, the rank's cells, the reverse
+  // exchange), then takes b - A x in a pass of its own.
+  bool residual_in_kernel() const { return space_ == MemSpace::Device && !distributed(); }
   // r = b - A x from double inputs in one pass of the device operator, where
   // residual_in_one_pass(): a single-rank level on the device whose operator is the gather or
   // the cell-column kernel. Out = float (rounded at the store: the mixed full multigrid's

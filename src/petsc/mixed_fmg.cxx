@@ -37,13 +37,15 @@ PetscErrorCode MixedFMG::residual(Hierarchy<float> &cycles, int l, const double 
   const bool one_pass = A.residual_in_one_pass();
   double sum = 0; // the norm's square, summed in the pass that writes the float residual
   PetscCall(PetscLogEventBegin(events.residual, 0, 0, 0, 0));
+  // else r = b - A x in the operator's pass, or r = A x and b - A x in the conversion's
+  const bool in_kernel = A.residual_in_kernel();
   if (one_pass) PetscCall(A.residual_one_pass(b, x, cycles.rhs(l), norm ? &sum : nullptr));
-  else PetscCall(A.residual(b, x, r));
+  else if (in_kernel) PetscCall(A.residual(b, x, r));
+  else PetscCall(A.apply(x, r));
   PetscCall(PetscLogEventEnd(events.residual, 0, 0, 0, 0));
   if (!one_pass) {
     PetscCall(PetscLogEventBegin(events.convert, 0, 0, 0, 0));
-    if (norm) sum = convert_sum_squares(A.space(), n, r, cycles.rhs(l), A.stream());
-    else convert(A.space(), n, r, cycles.rhs(l), A.stream());
+    sum = difference_to_float(A.space(), n, in_kernel ? r : b, in_kernel ? nullptr : r, cycles.rhs(l), A.stream(), norm != nullptr);
     PetscCall(PetscLogEventEnd(events.convert, 0, 0, 0, 0));
   }
   if (norm) PetscCall(norm_over_ranks(l, sum, norm));

@@ -567,17 +567,20 @@ static void test_transfer(const Box &coarse, const Box &fine, Context<Number> &c
     return rel_error(dc.download(), xcr);
   }, may_skip);
   if constexpr (std::is_same_v<Number, double>)
-    ctx.run("convert_sum_squares", [&] { // y = (float) x and the sum of their squares in one pass
-      const auto x = random_vector(fine.owned_points(), g_seed++);
-      DevBuf<double> dx(x);
-      DevBuf<float> dy(x.size());
-      const double sum = cuda::convert_sum_squares(x.size(), dx.p, dy.p, s);
-      const auto y = dy.download();
-      double err = 0;
-      for (std::size_t i = 0; i < x.size(); ++i) err = std::max(err, y[i] == (float)x[i] ? 0.0 : 1.0);
-      const double ref = host_sum_squares(y);
-      return std::max(err, std::abs(sum - ref) / ref);
-    });
+    for (bool diff : {false, true})
+      for (bool squares : {true, false})
+        ctx.run(diff ? (squares ? "difference_to_float, squares" : "difference_to_float") : (squares ? "convert_to_float, squares" : "convert_to_float"), [&] {
+          // y = (float) (x - ax) or (float) x, and the sum of their squares, in one pass
+          const auto x = random_vector(fine.owned_points(), g_seed++), ax = random_vector(fine.owned_points(), g_seed++);
+          DevBuf<double> dx(x), dax(ax);
+          DevBuf<float> dy(x.size());
+          const double sum = cuda::difference_to_float(x.size(), dx.p, diff ? dax.p : nullptr, dy.p, s, squares);
+          const auto y = dy.download();
+          double err = 0;
+          for (std::size_t i = 0; i < x.size(); ++i) err = std::max(err, y[i] == (float)(diff ? x[i] - ax[i] : x[i]) ? 0.0 : 1.0);
+          const double ref = host_sum_squares(y);
+          return std::max(err, squares ? std::abs(sum - ref) / ref : sum == 0 ? 0.0 : 1.0);
+        });
   ctx.run("memset_zero", [&] {
     DevBuf<Number> d(cast<Number>(random_vector(fine.owned_points(), g_seed++)));
     cuda::memset_zero(d.p, d.n * sizeof(Number), s);
