@@ -27,8 +27,9 @@ bool any_nonzero(std::size_t n, const double *x, void *stream);
 // sum_i x_i^2 in double in a fixed order (returns when it is known)
 template <typename Number>
 double sum_squares(std::size_t n, const Number *x, void *stream);
-// y = (float) x and sum_i y_i^2 (summed in double in a fixed order; returns when it is known):
-// the two-pass float residual's conversion and norm in one pass
+// y = (float) (x - ax) (ax null: (float) x) and, with squares, sum_i y_i^2 (summed in double
+// in a fixed order; returns when it is known; else 0): the two-pass float residual's
+// difference b - A x or conversion of r, and its norm, in one pass
 double difference_to_float(std::size_t n, const double *x, const double *ax, float *y, void *stream, bool squares);
 // Sums formed by other kernels as one double per block: device space for count of them (the
 // scratch below), then their sum in a fixed order (returns when it is known).
