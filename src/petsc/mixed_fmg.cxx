@@ -16,7 +16,7 @@ MixedFMG::MixedFMG(const std::vector<std::shared_ptr<Level>> &levels, MemSpace s
     const size_t n = levels[l] ? (size_t)levels[l]->box.owned_points() : 0;
     b_.emplace_back(space, l < f ? n : 0);
     x_.emplace_back(space, l < f ? n : 0);
-    r_.emplace_back(space, ops_[l] && ops_[l]->residual_in_one_pass() ? 0 : n); // double r only where the residual takes two passes
+    r_.emplace_back(space, ops_[l] && ops_[l]->residual_in_one_pass() ? 0 : n); // r (b - A x or A x) only where the residual takes two passes
   }
   transfers_ = std::make_unique<LevelTransfers<double>>(ops, std::move(agg), space);
 }
@@ -36,9 +36,10 @@ PetscErrorCode MixedFMG::residual(Hierarchy<float> &cycles, int l, const double 
   PetscFunctionBegin;
   const bool one_pass = A.residual_in_one_pass();
   double sum = 0; // the norm's square, summed in the pass that writes the float residual
-  PetscCall(PetscLogEventBegin(events.residual, 0, 0, 0, 0));
-  // else r = b - A x in the operator's pass, or r = A x and b - A x in the conversion's
+  // Two passes: r = b - A x in the operator's (in_kernel), or r = A x there and b - A x in the
+  // conversion's; then the rounding to float with the squares
   const bool in_kernel = A.residual_in_kernel();
+  PetscCall(PetscLogEventBegin(events.residual, 0, 0, 0, 0));
   if (one_pass) PetscCall(A.residual_one_pass(b, x, cycles.rhs(l), norm ? &sum : nullptr));
   else if (in_kernel) PetscCall(A.residual(b, x, r));
   else PetscCall(A.apply(x, r));

@@ -49,7 +49,7 @@ private:
   };
   RecordedGraph<RecordingKey> graph_;
   std::vector<Buffer<double>> b_, x_, r_; // b_, x_ unused on the finest level (the caller's arrays), r_
-                                          // empty where the residual goes to float in one pass
+                                          // (b - A x or A x) empty where the residual goes to float in one pass
 };
 
 } // namespace vpatch
